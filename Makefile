@@ -1,0 +1,40 @@
+# shardlp top-level Makefile. `make` builds build/shardlp; `make run` solves the
+# bundled example on a 2x2 MPI grid; `make test` runs the whole test suite
+# (including an ASan/UBSan build of the unit tests). Each target installs what
+# is missing first (scripts/install-deps.sh).
+
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+MPIRUN ?= mpirun --allow-run-as-root --oversubscribe
+EXAMPLE ?= examples/data/afiro.mps
+
+.PHONY: all deps build run test test-unit test-asan corpus clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+$(BUILD)/Makefile: CMakeLists.txt | deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+
+build: deps $(BUILD)/Makefile
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	$(MPIRUN) -np 4 $(BUILD)/shardlp solve $(EXAMPLE) --grid 2x2
+
+test: build test-asan
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-asan: deps
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSLP_SANITIZE=ON -DSLP_OPENMP=OFF >/dev/null
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS) -L unit
+
+corpus: build
+	python3 scripts/corpus.py --binary $(BUILD)/shardlp
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

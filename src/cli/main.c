@@ -1,0 +1,62 @@
+/* shardlp: entry point and subcommand dispatch. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "grid/comm.h"
+
+static void print_help(void)
+{
+    printf("shardlp %s: distributed first-order LP solver (restarted reflected-Halpern PDHG)\n"
+           "\n"
+           "usage: shardlp COMMAND [options]\n"
+           "\n"
+           "commands:\n"
+           "  solve MODEL [options]   solve an LP (MODEL: file.mps, file.mps.gz or a shard directory)\n"
+           "  check MODEL SOLUTION    check a solution against the nine optimality criteria\n"
+           "  shard MODEL --grid RxC --out DIR   convert an MPS model into shards\n"
+           "  info SHARDS             describe a shard directory\n"
+           "  gen KIND [params]       generate an LP family directly as shards\n"
+           "  help                    this text\n"
+           "\n"
+           "`shardlp MODEL.mps [options]` is the same as `shardlp solve MODEL.mps [options]`.\n"
+           "`shardlp COMMAND --help` describes a command's options.\n"
+           "Run under MPI with e.g. `mpirun -np 4 shardlp solve model.mps --grid 2x2`.\n",
+           SLP_VERSION);
+}
+
+typedef int (*command_fn)(int, char **);
+
+static command_fn find_command(const char *name)
+{
+    if (!strcmp(name, "solve")) return slp_cmd_solve;
+    if (!strcmp(name, "check")) return slp_cmd_check;
+    if (!strcmp(name, "shard")) return slp_cmd_shard;
+    if (!strcmp(name, "info")) return slp_cmd_info;
+    if (!strcmp(name, "gen")) return slp_cmd_gen;
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        print_help();
+        return argc < 2 ? 1 : 0;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+        printf("shardlp %s\n", SLP_VERSION);
+        return 0;
+    }
+    if (slp_comm_init(&argc, &argv, 0) != 0) {
+        fprintf(stderr, "shardlp: error: cannot start MPI\n");
+        return 2;
+    }
+    command_fn command = find_command(argv[1]);
+    int status;
+    if (command)
+        status = command(argc - 1, argv + 1);
+    else /* `shardlp MODEL [options]` and HiGHS-style `shardlp --model_file F` */
+        status = slp_cmd_solve(argc, argv);
+    slp_comm_finalize();
+    return status;
+}

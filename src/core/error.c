@@ -1,0 +1,77 @@
+#include "error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char error_text[1024];
+
+slp_err slp_error(slp_err code, const char *fmt, ...)
+{
+    if (error_text[0] == '\0') {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(error_text, sizeof error_text, fmt, ap);
+        va_end(ap);
+        /* Keep the message on one line whatever the caller passed. */
+        for (char *p = error_text; *p; p++)
+            if (*p == '\n' || *p == '\r')
+                *p = ' ';
+    }
+    return code;
+}
+
+const char *slp_error_message(void) { return error_text; }
+
+void slp_error_clear(void) { error_text[0] = '\0'; }
+
+const char *slp_err_name(slp_err code)
+{
+    switch (code) {
+    case SLP_OK: return "ok";
+    case SLP_ERR_INPUT: return "input error";
+    case SLP_ERR_IO: return "I/O error";
+    case SLP_ERR_NOMEM: return "out of memory";
+    case SLP_ERR_MPI: return "communication error";
+    case SLP_ERR_INTERNAL: return "internal error";
+    case SLP_ERR_UNSUPPORTED: return "unsupported";
+    }
+    return "unknown error";
+}
+
+void *slp_malloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p)
+        slp_error(SLP_ERR_NOMEM, "out of memory allocating %zu bytes", bytes);
+    return p;
+}
+
+void *slp_calloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        slp_error(SLP_ERR_NOMEM, "out of memory allocating %zu x %zu bytes", count, size);
+    return p;
+}
+
+slp_err slp_alloc(void *out_ptr, size_t count, size_t size)
+{
+    void **out = (void **)out_ptr;
+    if (size && count > (size_t)-1 / size) {
+        *out = NULL;
+        return slp_error(SLP_ERR_NOMEM, "allocation of %zu x %zu bytes overflows", count, size);
+    }
+    *out = slp_malloc(count * size);
+    return *out ? SLP_OK : SLP_ERR_NOMEM;
+}
+
+char *slp_strdup(const char *s)
+{
+    size_t len = strlen(s) + 1;
+    char *p = slp_malloc(len);
+    if (p)
+        memcpy(p, s, len);
+    return p;
+}

@@ -1,0 +1,48 @@
+/* Error codes and the one-line error message channel.
+ *
+ * Functions that can fail return slp_err (SLP_OK == 0). The failing function
+ * records a one-line human message with slp_error(); callers propagate the code
+ * with SLP_CALL, which adds nothing to the message (the first failure's text is
+ * what the user sees). Nothing inside the library calls exit(). */
+#ifndef SLP_ERROR_H
+#define SLP_ERROR_H
+
+typedef enum {
+    SLP_OK = 0,
+    SLP_ERR_INPUT = 1,    /* malformed model, bad option, inconsistent data */
+    SLP_ERR_IO = 2,       /* cannot open, read or write a file */
+    SLP_ERR_NOMEM = 3,    /* allocation failed */
+    SLP_ERR_MPI = 4,      /* communication failure or grid mismatch */
+    SLP_ERR_INTERNAL = 5, /* a bug: an invariant did not hold */
+    SLP_ERR_UNSUPPORTED = 6 /* feature not built or not available here */
+} slp_err;
+
+/* Record the message for the current failure (printf-style, no newline).
+ * Returns code so that `return slp_error(SLP_ERR_INPUT, "...")` reads well.
+ * A later call overwrites an earlier message only if none is set. */
+slp_err slp_error(slp_err code, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The recorded message ("" if none) and a reset for the next operation. */
+const char *slp_error_message(void);
+void slp_error_clear(void);
+
+/* Short name of a code, e.g. "input error". */
+const char *slp_err_name(slp_err code);
+
+#define SLP_CALL(expr)                     \
+    do {                                   \
+        slp_err slp_call_rc_ = (expr);     \
+        if (slp_call_rc_ != SLP_OK)        \
+            return slp_call_rc_;           \
+    } while (0)
+
+/* Allocation helpers: on failure they record an SLP_ERR_NOMEM message. */
+#include <stddef.h>
+void *slp_malloc(size_t bytes);
+void *slp_calloc(size_t count, size_t size);
+/* Allocate count elements of `size` bytes into *out; returns SLP_ERR_NOMEM on failure. */
+slp_err slp_alloc(void *out_ptr, size_t count, size_t size);
+char *slp_strdup(const char *s);
+
+#endif

@@ -1,0 +1,114 @@
+#include "local_problem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+slp_err slp_csr_create(int64_t rows, int64_t cols, int64_t nnz, slp_csr_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->rows = rows;
+    out->cols = cols;
+    out->nnz = nnz;
+    out->row_ptr = slp_calloc((size_t)rows + 1, sizeof(int64_t));
+    out->col_idx = slp_malloc((size_t)nnz * sizeof(int32_t));
+    out->val = slp_malloc((size_t)nnz * sizeof(double));
+    if (!out->row_ptr || !out->col_idx || !out->val) {
+        slp_csr_free(out);
+        return SLP_ERR_NOMEM;
+    }
+    return SLP_OK;
+}
+
+void slp_csr_free(slp_csr_t *a)
+{
+    free(a->row_ptr);
+    free(a->col_idx);
+    free(a->val);
+    memset(a, 0, sizeof *a);
+}
+
+slp_err slp_csr_transpose(const slp_csr_t *a, slp_csr_t *out)
+{
+    SLP_CALL(slp_csr_create(a->cols, a->rows, a->nnz, out));
+    int64_t *next = out->row_ptr;
+    for (int64_t k = 0; k < a->nnz; k++)
+        next[a->col_idx[k] + 1]++;
+    for (int64_t j = 0; j < a->cols; j++)
+        next[j + 1] += next[j];
+    int64_t *fill = slp_malloc((size_t)(a->cols + 1) * sizeof(int64_t));
+    if (!fill) {
+        slp_csr_free(out);
+        return SLP_ERR_NOMEM;
+    }
+    memcpy(fill, out->row_ptr, (size_t)(a->cols + 1) * sizeof(int64_t));
+    /* Rows visited in order, so the transposed column indices come out sorted. */
+    for (int64_t i = 0; i < a->rows; i++) {
+        for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
+            int64_t dst = fill[a->col_idx[k]]++;
+            out->col_idx[dst] = (int32_t)i;
+            out->val[dst] = a->val[k];
+        }
+    }
+    free(fill);
+    return SLP_OK;
+}
+
+slp_err slp_local_problem_alloc(slp_local_problem_t *lp, int R, int C, int64_t m_loc,
+                                int64_t n_loc, int64_t nnz_loc)
+{
+    lp->R = R;
+    lp->C = C;
+    lp->m_loc = m_loc;
+    lp->n_loc = n_loc;
+    lp->row_off = slp_calloc((size_t)R + 1, sizeof(int64_t));
+    lp->col_off = slp_calloc((size_t)C + 1, sizeof(int64_t));
+    lp->obj = slp_calloc((size_t)n_loc, sizeof(double));
+    lp->lv = slp_calloc((size_t)n_loc, sizeof(double));
+    lp->uv = slp_calloc((size_t)n_loc, sizeof(double));
+    lp->lc = slp_calloc((size_t)m_loc, sizeof(double));
+    lp->uc = slp_calloc((size_t)m_loc, sizeof(double));
+    if (!lp->row_off || !lp->col_off || !lp->obj || !lp->lv || !lp->uv || !lp->lc || !lp->uc) {
+        slp_local_problem_free(lp);
+        return SLP_ERR_NOMEM;
+    }
+    slp_err rc = slp_csr_create(m_loc, n_loc, nnz_loc, &lp->A);
+    if (rc != SLP_OK)
+        slp_local_problem_free(lp);
+    return rc;
+}
+
+void slp_local_problem_free(slp_local_problem_t *lp)
+{
+    free(lp->row_off);
+    free(lp->col_off);
+    free(lp->obj);
+    free(lp->lv);
+    free(lp->uv);
+    free(lp->lc);
+    free(lp->uc);
+    slp_csr_free(&lp->A);
+    memset(lp, 0, sizeof *lp);
+}
+
+void slp_balanced_cuts(const int64_t *weights, int64_t len, int parts, int64_t *off)
+{
+    int64_t total = 0;
+    for (int64_t k = 0; k < len; k++)
+        total += weights[k] + 1;
+    off[0] = 0;
+    int64_t acc = 0, k = 0;
+    for (int p = 1; p < parts; p++) {
+        /* Advance until the prefix reaches p/parts of the total, leaving at least
+         * one index for each remaining part when possible. */
+        int64_t target = (int64_t)((double)total * p / parts);
+        int64_t max_k = len - (parts - p);
+        while (k < len && acc < target && k < max_k) {
+            acc += weights[k] + 1;
+            k++;
+        }
+        if (k < off[p - 1])
+            k = off[p - 1];
+        off[p] = k;
+    }
+    off[parts] = len;
+}

@@ -1,0 +1,49 @@
+#include "log.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static slp_log_level current_level = SLP_LOG_NORMAL;
+static int this_rank_prints = 1;
+
+void slp_log_set_level(slp_log_level level) { current_level = level; }
+slp_log_level slp_log_get_level(void) { return current_level; }
+void slp_log_set_printing(int prints) { this_rank_prints = prints; }
+
+static void vlog(FILE *stream, const char *prefix, const char *fmt, va_list ap)
+{
+    if (prefix)
+        fputs(prefix, stream);
+    vfprintf(stream, fmt, ap);
+    fflush(stream);
+}
+
+void slp_log(const char *fmt, ...)
+{
+    if (!this_rank_prints || current_level < SLP_LOG_NORMAL)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vlog(stdout, NULL, fmt, ap);
+    va_end(ap);
+}
+
+void slp_log_verbose(const char *fmt, ...)
+{
+    if (!this_rank_prints || current_level < SLP_LOG_VERBOSE)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vlog(stdout, NULL, fmt, ap);
+    va_end(ap);
+}
+
+void slp_warn(const char *fmt, ...)
+{
+    if (!this_rank_prints)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vlog(stderr, "shardlp: warning: ", fmt, ap);
+    va_end(ap);
+}

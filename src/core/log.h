@@ -1,0 +1,21 @@
+/* Logging: one print function family, rank 0 only (other ranks are muted by
+ * slp_log_set_rank). Errors do not go through here: they are returned as codes
+ * with a message (error.h) and printed once by the command-line layer. */
+#ifndef SLP_LOG_H
+#define SLP_LOG_H
+
+typedef enum { SLP_LOG_QUIET = 0, SLP_LOG_NORMAL = 1, SLP_LOG_VERBOSE = 2 } slp_log_level;
+
+void slp_log_set_level(slp_log_level level);
+slp_log_level slp_log_get_level(void);
+/* Only the rank given 1 here prints (default: prints). */
+void slp_log_set_printing(int prints);
+
+/* Normal log line(s) on stdout. */
+void slp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Only with --verbose. */
+void slp_log_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Warning on stderr, prefixed "shardlp: warning: ", printed even when quiet. */
+void slp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

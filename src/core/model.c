@@ -1,0 +1,126 @@
+#include "model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+slp_err slp_model_create(int64_t m, int64_t n, int64_t nnz, slp_model_t **out)
+{
+    *out = NULL;
+    slp_model_t *model = slp_calloc(1, sizeof *model);
+    if (!model)
+        return SLP_ERR_NOMEM;
+    model->m = m;
+    model->n = n;
+    model->nnz = nnz;
+    model->sense = 1;
+    model->name = slp_strdup("");
+    model->obj_name = slp_strdup("");
+    model->c = slp_calloc((size_t)n, sizeof(double));
+    model->lv = slp_calloc((size_t)n, sizeof(double));
+    model->uv = slp_calloc((size_t)n, sizeof(double));
+    model->lc = slp_calloc((size_t)m, sizeof(double));
+    model->uc = slp_calloc((size_t)m, sizeof(double));
+    model->col_ptr = slp_calloc((size_t)n + 1, sizeof(int64_t));
+    model->row_idx = slp_calloc((size_t)nnz, sizeof(int64_t));
+    model->val = slp_calloc((size_t)nnz, sizeof(double));
+    if (!model->name || !model->obj_name || !model->c || !model->lv || !model->uv || !model->lc ||
+        !model->uc || !model->col_ptr || !model->row_idx || !model->val) {
+        slp_model_destroy(&model);
+        return SLP_ERR_NOMEM;
+    }
+    for (int64_t j = 0; j < n; j++)
+        model->uv[j] = INFINITY;
+    for (int64_t i = 0; i < m; i++) {
+        model->lc[i] = -INFINITY;
+        model->uc[i] = INFINITY;
+    }
+    *out = model;
+    return SLP_OK;
+}
+
+static void free_names(char **names, int64_t count)
+{
+    if (!names)
+        return;
+    for (int64_t k = 0; k < count; k++)
+        free(names[k]);
+    free(names);
+}
+
+void slp_model_destroy(slp_model_t **model)
+{
+    if (!model || !*model)
+        return;
+    slp_model_t *p = *model;
+    free(p->name);
+    free(p->obj_name);
+    free(p->c);
+    free(p->lv);
+    free(p->uv);
+    free(p->lc);
+    free(p->uc);
+    free(p->col_ptr);
+    free(p->row_idx);
+    free(p->val);
+    free_names(p->row_names, p->m);
+    free_names(p->col_names, p->n);
+    free(p->is_int);
+    free(p);
+    *model = NULL;
+}
+
+const char *slp_model_row_name(const slp_model_t *model, int64_t i, char *buf)
+{
+    if (model->row_names && model->row_names[i])
+        return model->row_names[i];
+    snprintf(buf, 32, "R%lld", (long long)i);
+    return buf;
+}
+
+const char *slp_model_col_name(const slp_model_t *model, int64_t j, char *buf)
+{
+    if (model->col_names && model->col_names[j])
+        return model->col_names[j];
+    snprintf(buf, 32, "C%lld", (long long)j);
+    return buf;
+}
+
+slp_err slp_model_validate(const slp_model_t *model, const char *source)
+{
+    char name[32];
+    for (int64_t j = 0; j < model->n; j++) {
+        const char *cn = slp_model_col_name(model, j, name);
+        if (!isfinite(model->c[j]))
+            return slp_error(SLP_ERR_INPUT, "%s: objective coefficient of column %s is not finite",
+                             source, cn);
+        if (isnan(model->lv[j]) || isnan(model->uv[j]))
+            return slp_error(SLP_ERR_INPUT, "%s: bound of column %s is NaN", source, cn);
+        if (model->lv[j] == INFINITY || model->uv[j] == -INFINITY)
+            return slp_error(SLP_ERR_INPUT, "%s: column %s has an infinite bound on the wrong side",
+                             source, cn);
+        if (model->lv[j] > model->uv[j])
+            return slp_error(SLP_ERR_INPUT,
+                             "%s: column %s has lower bound %.17g above upper bound %.17g", source,
+                             cn, model->lv[j], model->uv[j]);
+    }
+    for (int64_t i = 0; i < model->m; i++) {
+        const char *rn = slp_model_row_name(model, i, name);
+        if (isnan(model->lc[i]) || isnan(model->uc[i]))
+            return slp_error(SLP_ERR_INPUT, "%s: bound of row %s is NaN", source, rn);
+        if (model->lc[i] == INFINITY || model->uc[i] == -INFINITY)
+            return slp_error(SLP_ERR_INPUT, "%s: row %s has an infinite bound on the wrong side",
+                             source, rn);
+        if (model->lc[i] > model->uc[i])
+            return slp_error(SLP_ERR_INPUT,
+                             "%s: row %s has lower bound %.17g above upper bound %.17g", source, rn,
+                             model->lc[i], model->uc[i]);
+    }
+    for (int64_t k = 0; k < model->nnz; k++)
+        if (!isfinite(model->val[k]))
+            return slp_error(SLP_ERR_INPUT, "%s: matrix entry %lld is not finite", source,
+                             (long long)k);
+    if (!isfinite(model->obj_const))
+        return slp_error(SLP_ERR_INPUT, "%s: objective constant is not finite", source);
+    return SLP_OK;
+}

@@ -1,0 +1,210 @@
+#include "comm.h"
+
+#include <limits.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct slp_comm {
+    MPI_Comm mpi; /* MPI_COMM_NULL in the trivial single-rank layer */
+    int rank, size;
+    int owned;    /* 1 if we must MPI_Comm_free it */
+};
+
+static int using_mpi = 0;
+static struct slp_comm world_comm = {MPI_COMM_NULL, 0, 1, 0};
+
+/* Environment variables set by common launchers (OpenMPI, MPICH/Hydra, PMIx, Slurm). */
+static int started_by_launcher(void)
+{
+    static const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK",
+                                 "MPI_LOCALNRANKS", "SLURM_STEP_NUM_TASKS", NULL};
+    for (int k = 0; vars[k]; k++)
+        if (getenv(vars[k]))
+            return 1;
+    return 0;
+}
+
+slp_err slp_comm_init(int *argc, char ***argv, int force_mpi)
+{
+    if (!force_mpi && !started_by_launcher())
+        return SLP_OK;
+    if (MPI_Init(argc, argv) != MPI_SUCCESS)
+        return slp_error(SLP_ERR_MPI, "MPI_Init failed");
+    using_mpi = 1;
+    /* Errors come back as codes so that we can report them with context. */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    world_comm.mpi = MPI_COMM_WORLD;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world_comm.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &world_comm.size);
+    return SLP_OK;
+}
+
+void slp_comm_finalize(void)
+{
+    if (using_mpi)
+        MPI_Finalize();
+    using_mpi = 0;
+}
+
+void slp_comm_abort(int code)
+{
+    if (using_mpi)
+        MPI_Abort(MPI_COMM_WORLD, code);
+    exit(code);
+}
+
+int slp_comm_uses_mpi(void) { return using_mpi; }
+
+slp_comm_t *slp_comm_world(void) { return &world_comm; }
+
+int slp_comm_rank(const slp_comm_t *comm) { return comm->rank; }
+int slp_comm_size(const slp_comm_t *comm) { return comm->size; }
+
+static int trivial(const slp_comm_t *comm) { return comm->mpi == MPI_COMM_NULL; }
+
+static slp_err check_mpi(int rc, const char *what)
+{
+    if (rc == MPI_SUCCESS)
+        return SLP_OK;
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(rc, text, &len);
+    return slp_error(SLP_ERR_MPI, "%s failed: %s", what, text);
+}
+
+slp_err slp_comm_split(slp_comm_t *parent, int color, int key, slp_comm_t **out)
+{
+    slp_comm_t *comm = slp_calloc(1, sizeof *comm);
+    if (!comm)
+        return SLP_ERR_NOMEM;
+    comm->mpi = MPI_COMM_NULL;
+    comm->size = 1;
+    if (!trivial(parent)) {
+        slp_err rc = check_mpi(MPI_Comm_split(parent->mpi, color, key, &comm->mpi), "MPI_Comm_split");
+        if (rc != SLP_OK) {
+            free(comm);
+            return rc;
+        }
+        comm->owned = 1;
+        MPI_Comm_rank(comm->mpi, &comm->rank);
+        MPI_Comm_size(comm->mpi, &comm->size);
+    }
+    *out = comm;
+    return SLP_OK;
+}
+
+void slp_comm_free(slp_comm_t **comm)
+{
+    if (!comm || !*comm)
+        return;
+    if ((*comm)->owned && using_mpi)
+        MPI_Comm_free(&(*comm)->mpi);
+    free(*comm);
+    *comm = NULL;
+}
+
+/* MPI counts are int: large buffers go in chunks. */
+#define SLP_CHUNK (1 << 28)
+
+static slp_err allreduce(slp_comm_t *comm, void *buf, int64_t count, MPI_Datatype type,
+                         size_t elem, MPI_Op op, const char *what)
+{
+    if (trivial(comm) || comm->size == 1)
+        return SLP_OK;
+    char *p = buf;
+    for (int64_t done = 0; done < count;) {
+        int chunk = (int)(count - done < SLP_CHUNK ? count - done : SLP_CHUNK);
+        SLP_CALL(check_mpi(MPI_Allreduce(MPI_IN_PLACE, p + done * (int64_t)elem, chunk, type, op,
+                                         comm->mpi),
+                           what));
+        done += chunk;
+    }
+    return SLP_OK;
+}
+
+slp_err slp_comm_sum(slp_comm_t *comm, double *buf, int64_t count)
+{
+    return allreduce(comm, buf, count, MPI_DOUBLE, sizeof(double), MPI_SUM, "MPI_Allreduce(sum)");
+}
+
+slp_err slp_comm_max(slp_comm_t *comm, double *buf, int64_t count)
+{
+    return allreduce(comm, buf, count, MPI_DOUBLE, sizeof(double), MPI_MAX, "MPI_Allreduce(max)");
+}
+
+slp_err slp_comm_min(slp_comm_t *comm, double *buf, int64_t count)
+{
+    return allreduce(comm, buf, count, MPI_DOUBLE, sizeof(double), MPI_MIN, "MPI_Allreduce(min)");
+}
+
+slp_err slp_comm_sum_i64(slp_comm_t *comm, int64_t *buf, int64_t count)
+{
+    return allreduce(comm, buf, count, MPI_INT64_T, sizeof(int64_t), MPI_SUM, "MPI_Allreduce(sum)");
+}
+
+slp_err slp_comm_max_i64(slp_comm_t *comm, int64_t *buf, int64_t count)
+{
+    return allreduce(comm, buf, count, MPI_INT64_T, sizeof(int64_t), MPI_MAX, "MPI_Allreduce(max)");
+}
+
+slp_err slp_comm_bcast(slp_comm_t *comm, void *buf, int64_t bytes, int root)
+{
+    if (trivial(comm) || comm->size == 1)
+        return SLP_OK;
+    char *p = buf;
+    for (int64_t done = 0; done < bytes;) {
+        int chunk = (int)(bytes - done < SLP_CHUNK ? bytes - done : SLP_CHUNK);
+        SLP_CALL(check_mpi(MPI_Bcast(p + done, chunk, MPI_BYTE, root, comm->mpi), "MPI_Bcast"));
+        done += chunk;
+    }
+    return SLP_OK;
+}
+
+slp_err slp_comm_send(slp_comm_t *comm, const void *buf, int64_t bytes, int dest, int tag)
+{
+    if (trivial(comm))
+        return slp_error(SLP_ERR_INTERNAL, "send on a single-rank communicator");
+    const char *p = buf;
+    for (int64_t done = 0; done < bytes;) {
+        int chunk = (int)(bytes - done < SLP_CHUNK ? bytes - done : SLP_CHUNK);
+        SLP_CALL(check_mpi(MPI_Send(p + done, chunk, MPI_BYTE, dest, tag, comm->mpi), "MPI_Send"));
+        done += chunk;
+    }
+    return SLP_OK;
+}
+
+slp_err slp_comm_recv(slp_comm_t *comm, void *buf, int64_t bytes, int src, int tag)
+{
+    if (trivial(comm))
+        return slp_error(SLP_ERR_INTERNAL, "receive on a single-rank communicator");
+    char *p = buf;
+    for (int64_t done = 0; done < bytes;) {
+        int chunk = (int)(bytes - done < SLP_CHUNK ? bytes - done : SLP_CHUNK);
+        SLP_CALL(check_mpi(MPI_Recv(p + done, chunk, MPI_BYTE, src, tag, comm->mpi,
+                                    MPI_STATUS_IGNORE),
+                           "MPI_Recv"));
+        done += chunk;
+    }
+    return SLP_OK;
+}
+
+slp_err slp_comm_barrier(slp_comm_t *comm)
+{
+    if (trivial(comm) || comm->size == 1)
+        return SLP_OK;
+    return check_mpi(MPI_Barrier(comm->mpi), "MPI_Barrier");
+}
+
+slp_err slp_comm_agree(slp_comm_t *comm, slp_err local)
+{
+    int64_t worst = (int64_t)local;
+    slp_err rc = slp_comm_max_i64(comm, &worst, 1);
+    if (rc != SLP_OK)
+        return rc;
+    if (local != SLP_OK)
+        return local;
+    if (worst != SLP_OK)
+        return (slp_err)worst; /* another rank failed and reports it; our message stays empty */
+    return SLP_OK;
+}

@@ -1,0 +1,27 @@
+# Test registration. Unit tests: every tests/unit/test_*.c is one executable.
+# Command-line and MPI tests: every tests/cli/*.sh and tests/mpi/*.sh is run with
+# the binary's path, the repository root and the shared corpus directory.
+set(SLP_SHARED_DIR "${CMAKE_SOURCE_DIR}/../shared" CACHE PATH "shared/ directory with lp/ and mps-edge/")
+
+file(GLOB SLP_UNIT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/unit/test_*.c)
+foreach(src ${SLP_UNIT_TESTS})
+  get_filename_component(name ${src} NAME_WE)
+  add_executable(${name} ${src})
+  target_compile_options(${name} PRIVATE ${SLP_WARNINGS})
+  target_link_libraries(${name} PRIVATE shardlp_core)
+  add_test(NAME unit/${name} COMMAND ${name} ${SLP_SHARED_DIR} ${CMAKE_SOURCE_DIR})
+  set_tests_properties(unit/${name} PROPERTIES LABELS unit TIMEOUT 600)
+endforeach()
+
+# Script tests are skipped in sanitizer builds (those only run the unit tests).
+if(NOT SLP_SANITIZE)
+  file(GLOB SLP_SCRIPT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/cli/*.sh ${CMAKE_SOURCE_DIR}/tests/mpi/*.sh)
+  foreach(script ${SLP_SCRIPT_TESTS})
+    get_filename_component(name ${script} NAME_WE)
+    get_filename_component(dir ${script} DIRECTORY)
+    get_filename_component(kind ${dir} NAME)
+    add_test(NAME ${kind}/${name}
+             COMMAND bash ${script} $<TARGET_FILE:shardlp> ${CMAKE_SOURCE_DIR} ${SLP_SHARED_DIR})
+    set_tests_properties(${kind}/${name} PROPERTIES LABELS ${kind} TIMEOUT 900)
+  endforeach()
+endif()
