@@ -1,0 +1,24 @@
+/* A string -> int64 hash index (open addressing), for row and column names.
+ * Keys are copied. Not thread-safe. */
+#ifndef SLP_NAME_INDEX_H
+#define SLP_NAME_INDEX_H
+
+#include <stdint.h>
+
+#include "error.h"
+
+typedef struct slp_name_index slp_name_index_t;
+
+slp_err slp_name_index_create(int64_t expected, slp_name_index_t **out);
+void slp_name_index_destroy(slp_name_index_t **index);
+
+/* Insert name -> value. If the name is present, leaves it unchanged and sets
+ * *existing to its value (when existing is not NULL) and returns SLP_OK with
+ * *inserted = 0. */
+slp_err slp_name_index_insert(slp_name_index_t *index, const char *name, int64_t value,
+                              int *inserted, int64_t *existing);
+/* Value of name, or -1 when absent. */
+int64_t slp_name_index_find(const slp_name_index_t *index, const char *name);
+int64_t slp_name_index_count(const slp_name_index_t *index);
+
+#endif
