@@ -1,9 +1,358 @@
+/* shardlp solve: read (MPS on rank 0, or shards on every rank), distribute,
+ * solve on the grid, report and write the outputs. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include "backend/backend.h"
 #include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/solve_output.h"
+#include "core/log.h"
+#include "core/timer.h"
+#include "grid/distribute.h"
+#include "io/mps.h"
+#include "solver/solver.h"
+
+static void print_usage(void)
+{
+    printf(
+        "usage: shardlp solve MODEL [options]      (MODEL: file.mps, file.mps.gz, shard directory)\n"
+        "\n"
+        "termination:\n"
+        "  --tol EPS            relative tolerance for primal, dual and gap (default 1e-4)\n"
+        "  --eps-abs A --eps-rel R --gap-rel G\n"
+        "                       OR-Tools form: ||rp|| <= A + R ||b||, ||rd|| <= A + R ||c||,\n"
+        "                       |p - d| <= A + G (|p| + |d|)\n"
+        "  --norm l2|linf       norm of the residuals (default l2)\n"
+        "  --time-limit SEC     wall-clock limit for the main loop (default 3600)\n"
+        "  --iter-limit N       iteration limit (checked every 200 iterations)\n"
+        "distribution:\n"
+        "  --grid RxC           process grid for MPS input (default: from the number of ranks)\n"
+        "  --comm dense|support communication plan (default dense)\n"
+        "  --backend cpu|cuda   --threads N (CPU threads per rank)\n"
+        "method:\n"
+        "  --polish / --no-polish      feasibility polishing (default off)\n"
+        "  --presolve / --no-presolve  distributed presolve (default on)\n"
+        "output:\n"
+        "  --sol FILE           text solution (HiGHS raw style)\n"
+        "  --out DIR            sharded solution\n"
+        "  --json FILE          run summary\n"
+        "  --quiet / --verbose\n"
+        "HiGHS spellings: --model_file F, --time_limit S, --solution_file F, --options_file F,\n"
+        "                 --version\n");
+}
+
+typedef struct {
+    const char *model_path;
+    const char *grid_text;
+    const char *sol_path;
+    const char *out_dir;
+    const char *json_path;
+    const char *backend;
+    const char *comm_mode;
+    int help;
+    slp_settings_t set;
+} solve_options_t;
+
+static slp_err read_highs_options(const char *path, solve_options_t *o);
+
+/* Apply one `name value` setting (command line or HiGHS options file). */
+static slp_err apply_option(solve_options_t *o, const char *name, const char *value)
+{
+    slp_settings_t *s = &o->set;
+    int64_t iv = 0;
+    if (!strcmp(name, "--tol")) {
+        SLP_CALL(slp_parse_double(name, value, 1e-300, 1.0, &s->tol));
+    } else if (!strcmp(name, "--eps-abs")) {
+        SLP_CALL(slp_parse_double(name, value, 0.0, 1e300, &s->eps_abs));
+        s->detailed = 1;
+    } else if (!strcmp(name, "--eps-rel")) {
+        SLP_CALL(slp_parse_double(name, value, 0.0, 1.0, &s->eps_rel));
+        s->detailed = 1;
+    } else if (!strcmp(name, "--gap-rel")) {
+        SLP_CALL(slp_parse_double(name, value, 0.0, 1.0, &s->gap_rel));
+        s->detailed = 1;
+    } else if (!strcmp(name, "--norm")) {
+        if (!strcmp(value, "l2"))
+            s->norm = SLP_NORM_L2;
+        else if (!strcmp(value, "linf"))
+            s->norm = SLP_NORM_LINF;
+        else
+            return slp_error(SLP_ERR_INPUT, "option --norm: '%s' is not l2 or linf", value);
+    } else if (!strcmp(name, "--time-limit") || !strcmp(name, "--time_limit") ||
+               !strcmp(name, "time_limit")) {
+        SLP_CALL(slp_parse_double(name, value, 0.0, 1e300, &s->time_limit));
+    } else if (!strcmp(name, "--iter-limit")) {
+        SLP_CALL(slp_parse_int64(name, value, 1, INT64_MAX, &s->iter_limit));
+    } else if (!strcmp(name, "--eval-freq")) {
+        SLP_CALL(slp_parse_int64(name, value, 3, 1000000, &iv));
+        s->eval_freq = (int)iv;
+    } else if (!strcmp(name, "--threads") || !strcmp(name, "threads")) {
+        SLP_CALL(slp_parse_int64(name, value, 0, 4096, &iv));
+        s->threads = (int)iv;
+    } else if (!strcmp(name, "--grid")) {
+        o->grid_text = value;
+    } else if (!strcmp(name, "--comm")) {
+        if (strcmp(value, "dense") && strcmp(value, "support"))
+            return slp_error(SLP_ERR_INPUT, "option --comm: '%s' is not dense or support", value);
+        o->comm_mode = value;
+    } else if (!strcmp(name, "--backend")) {
+        if (strcmp(value, "cpu") && strcmp(value, "cuda"))
+            return slp_error(SLP_ERR_INPUT, "option --backend: '%s' is not cpu or cuda", value);
+        o->backend = value;
+    } else if (!strcmp(name, "--sol") || !strcmp(name, "--solution_file") ||
+               !strcmp(name, "solution_file")) {
+        o->sol_path = value;
+    } else if (!strcmp(name, "--out")) {
+        o->out_dir = value;
+    } else if (!strcmp(name, "--json")) {
+        o->json_path = value;
+    } else if (!strcmp(name, "--model_file")) {
+        o->model_path = value;
+    } else if (!strcmp(name, "--options_file")) {
+        SLP_CALL(read_highs_options(value, o));
+    } else {
+        return slp_error(SLP_ERR_INPUT, "unknown option %s (see shardlp solve --help)", name);
+    }
+    return SLP_OK;
+}
+
+static slp_err parse_flag(solve_options_t *o, const char *arg, int *handled)
+{
+    *handled = 1;
+    if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
+        o->help = 1;
+    else if (!strcmp(arg, "--quiet"))
+        slp_log_set_level(SLP_LOG_QUIET);
+    else if (!strcmp(arg, "--verbose")) {
+        slp_log_set_level(SLP_LOG_VERBOSE);
+        o->set.log_every_check = 1;
+    } else if (!strcmp(arg, "--polish"))
+        o->set.polish = 1;
+    else if (!strcmp(arg, "--no-polish"))
+        o->set.polish = 0;
+    else if (!strcmp(arg, "--presolve"))
+        o->set.presolve = 1;
+    else if (!strcmp(arg, "--no-presolve"))
+        o->set.presolve = 0;
+    else
+        *handled = 0;
+    return SLP_OK;
+}
+
+static slp_err parse_options(int argc, char **argv, solve_options_t *o)
+{
+    memset(o, 0, sizeof *o);
+    slp_settings_default(&o->set);
+    o->backend = "cpu";
+    o->comm_mode = "dense";
+    for (int k = 1; k < argc; k++) {
+        const char *arg = argv[k];
+        int handled = 0;
+        SLP_CALL(parse_flag(o, arg, &handled));
+        if (handled)
+            continue;
+        if (arg[0] == '-' && arg[1] == '-') {
+            const char *eq = strchr(arg, '=');
+            if (eq) { /* --name=value */
+                char name[128];
+                size_t len = (size_t)(eq - arg);
+                if (len >= sizeof name)
+                    return slp_error(SLP_ERR_INPUT, "unknown option %s", arg);
+                memcpy(name, arg, len);
+                name[len] = '\0';
+                SLP_CALL(apply_option(o, name, eq + 1));
+            } else {
+                const char *value = NULL;
+                SLP_CALL(slp_option_value(argc, argv, &k, &value));
+                SLP_CALL(apply_option(o, arg, value));
+            }
+        } else if (!o->model_path) {
+            o->model_path = arg;
+        } else {
+            return slp_error(SLP_ERR_INPUT, "unexpected argument '%s' (one model per run)", arg);
+        }
+    }
+    if (!o->help && !o->model_path)
+        return slp_error(SLP_ERR_INPUT, "no model given (usage: shardlp solve MODEL [options])");
+    return SLP_OK;
+}
+
+/* HiGHS options file: lines `name = value`; '#' starts a comment. Options this
+ * solver has no use for are accepted with a warning so HiGHS callers work. */
+static slp_err read_highs_options(const char *path, solve_options_t *o)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return slp_error(SLP_ERR_IO, "%s: cannot open options file", path);
+    char line[4096];
+    int lineno = 0;
+    slp_err rc = SLP_OK;
+    while (rc == SLP_OK && fgets(line, sizeof line, f)) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char name[256], value[2048];
+        if (sscanf(line, " %255[^= \t] = %2047s", name, value) != 2) {
+            char rest[8];
+            if (sscanf(line, " %7s", rest) == 1)
+                rc = slp_error(SLP_ERR_INPUT, "%s:%d: expected 'name = value'", path, lineno);
+            continue;
+        }
+        if (!strcmp(name, "time_limit") || !strcmp(name, "threads") || !strcmp(name, "solution_file"))
+            rc = apply_option(o, name, value);
+        else if (!strcmp(name, "primal_feasibility_tolerance") || !strcmp(name, "dual_feasibility_tolerance") ||
+                 !strcmp(name, "pdlp_d_gap_tol") || !strcmp(name, "kkt_tolerance"))
+            rc = slp_parse_double(name, value, 1e-300, 1.0, &o->set.tol);
+        else
+            slp_warn("%s:%d: option '%s' is not used by shardlp\n", path, lineno, name);
+    }
+    fclose(f);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ run */
+
+/* After a collectively agreed failure: the lowest rank holding a message prints
+ * it, so the user sees one line. Collective. */
+static int report_failure(slp_comm_t *world, slp_err rc)
+{
+    double me = slp_error_message()[0] ? (double)slp_comm_rank(world) : 1e300;
+    slp_comm_min(world, &me, 1);
+    if (slp_error_message()[0] && me == (double)slp_comm_rank(world))
+        slp_cli_error("%s", slp_error_message());
+    return rc == SLP_ERR_INPUT || rc == SLP_ERR_IO ? 1 : 2;
+}
+
+static int is_directory(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Choose the grid: --grid, else a default factorisation of the world size. */
+static slp_err make_grid(const solve_options_t *o, slp_grid_t **grid)
+{
+    int P = slp_comm_size(slp_comm_world()), R = 1, C = 1;
+    if (o->grid_text) {
+        SLP_CALL(slp_grid_parse(o->grid_text, &R, &C));
+        if ((long)R * C != P)
+            return slp_error(SLP_ERR_INPUT, "--grid %dx%d needs %ld ranks but the job has %d "
+                             "(run with mpirun -np %ld)", R, C, (long)R * C, P, (long)R * C);
+    } else {
+        slp_grid_default_shape(P, &R, &C);
+    }
+    return slp_grid_create(R, C, grid);
+}
+
+/* Rank 0 reads and validates the MPS model. */
+static slp_err read_model_root(const solve_options_t *o, slp_grid_t *grid, slp_model_t **model)
+{
+    *model = NULL;
+    if (grid->rank != 0)
+        return SLP_OK;
+    SLP_CALL(slp_mps_read(o->model_path, model));
+    slp_err rc = slp_model_validate(*model, o->model_path);
+    if (rc != SLP_OK)
+        slp_model_destroy(model);
+    return rc;
+}
+
+static slp_err load_local_problem(const solve_options_t *o, slp_grid_t *grid,
+                                  slp_local_problem_t *lp, char **model_name)
+{
+    slp_model_t *model = NULL;
+    slp_err rc = read_model_root(o, grid, &model);
+    rc = slp_comm_agree(grid->world, rc);
+    if (rc != SLP_OK)
+        return rc;
+    if (grid->rank == 0) {
+        *model_name = slp_strdup(model->name);
+        slp_log("Model %s: %lld rows, %lld columns, %lld nonzeros (%s)\n",
+                model->name[0] ? model->name : "(unnamed)", (long long)model->m,
+                (long long)model->n, (long long)model->nnz,
+                model->sense < 0 ? "maximize" : "minimize");
+    }
+    rc = slp_distribute_model(grid, model, lp);
+    slp_model_destroy(&model);
+    return rc;
+}
+
+static slp_err create_backend(const solve_options_t *o, slp_backend_t **be)
+{
+    if (!strcmp(o->backend, "cuda"))
+        return slp_backend_cuda_create(-1, be);
+    /* Under MPI several ranks usually share a node: one thread each unless asked. */
+    int threads = o->set.threads;
+    if (threads == 0 && slp_comm_size(slp_comm_world()) > 1)
+        threads = 1;
+    return slp_backend_cpu_create(threads, be);
+}
 
 int slp_cmd_solve(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    slp_cli_error("'solve' is not implemented yet");
-    return 2;
+    double t_start = slp_wall_seconds();
+    slp_comm_t *world = slp_comm_world();
+    slp_log_set_printing(slp_comm_rank(world) == 0);
+    solve_options_t o;
+    slp_err rc = parse_options(argc, argv, &o);
+    if (rc != SLP_OK)
+        return report_failure(world, rc); /* every rank parsed the same arguments */
+    if (o.help) {
+        if (slp_comm_rank(world) == 0)
+            print_usage();
+        return 0;
+    }
+    if (is_directory(o.model_path)) {
+        slp_error(SLP_ERR_UNSUPPORTED, "%s: shard directories are not supported yet", o.model_path);
+        return report_failure(world, SLP_ERR_UNSUPPORTED);
+    }
+    slp_grid_t *grid = NULL;
+    rc = make_grid(&o, &grid);
+    if (rc != SLP_OK)
+        return report_failure(world, rc);
+    slp_log("shardlp %s: %d rank%s, grid %dx%d, backend %s\n", SLP_VERSION, grid->size,
+            grid->size == 1 ? "" : "s", grid->R, grid->C, o.backend);
+
+    slp_local_problem_t lp = {0};
+    slp_backend_t *be = NULL;
+    slp_result_t result = {0};
+    slp_run_info_t info = {0};
+    info.model_path = o.model_path;
+    rc = load_local_problem(&o, grid, &lp, &info.model_name);
+    double t_read = slp_wall_seconds();
+    if (rc == SLP_OK)
+        rc = create_backend(&o, &be);
+    rc = slp_comm_agree(world, rc);
+    if (rc == SLP_OK) {
+        info.m = lp.m;
+        info.n = lp.n;
+        info.nnz = lp.nnz;
+        info.local_nnz = lp.A.nnz;
+        info.R = grid->R;
+        info.C = grid->C;
+        info.comm_mode = o.comm_mode;
+        info.backend = o.backend;
+        rc = slp_solve(grid, &lp, &o.set, be, &result);
+        rc = slp_comm_agree(world, rc);
+    }
+    if (rc == SLP_OK) {
+        info.read_seconds = t_read - t_start;
+        info.t_start = t_start;
+        rc = slp_write_outputs(grid, &lp, &result, &info, o.sol_path, o.out_dir, o.json_path);
+        rc = slp_comm_agree(world, rc);
+    }
+    int status = rc == SLP_OK ? 0 : report_failure(world, rc);
+    slp_result_free(&result);
+    slp_local_problem_free(&lp);
+    if (be)
+        be->destroy(be);
+    free(info.model_name);
+    slp_grid_destroy(&grid);
+    return status;
 }

@@ -1,0 +1,105 @@
+/* The backend seam (DESIGN.md section 5). The solver core calls this table of
+ * operations over vectors (double arrays living in the backend's memory: host
+ * for the CPU backend, device for CUDA) and one block-matrix handle (A_rc with
+ * its transpose). The solver never touches vector elements directly between
+ * setup and output; everything inside the iteration goes through here. */
+#ifndef SLP_BACKEND_H
+#define SLP_BACKEND_H
+
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/local_problem.h"
+
+typedef struct slp_backend slp_backend_t;
+typedef struct slp_block slp_block_t; /* backend-owned A_rc and A_rc^T */
+
+/* One fused primal pass (ALGORITHM.md section 4, step 1). On major iterations
+ * xhat, slack (Moreau dual slack r~) and dx = xhat - x are stored as well. */
+typedef struct {
+    int64_t n;
+    double tau, w;
+    int major;
+    const double *g, *c, *l, *u, *x0; /* g = A^T y */
+    double *x;                        /* in: current; out: next Halpern iterate */
+    double *xbar;                     /* out: reflected point 2 xhat - x */
+    double *xhat, *slack, *dx;        /* out, major iterations only */
+} slp_primal_args;
+
+/* One fused dual pass (step 2 and 3), at the reflected primal point. */
+typedef struct {
+    int64_t m;
+    double sigma, w;
+    int major;
+    const double *h, *l, *u, *y0; /* h = A xbar */
+    double *y;                    /* in: current; out: next Halpern iterate */
+    double *yhat, *dy;            /* out, major iterations only */
+} slp_dual_args;
+
+/* Local partial sums over this rank's column slice at a check. q = aty - g is
+ * A^T dy (A^T yhat minus A^T of the pre-step y). Dual residual
+ * rd = (c - aty - slack) * dcol. */
+enum {
+    SLP_COL_DX2,      /* ||dx||^2 */
+    SLP_COL_DXQ,      /* dx . q */
+    SLP_COL_RD2,      /* ||rd||^2 */
+    SLP_COL_RDMAX,    /* max |rd| */
+    SLP_COL_CX,       /* c . xhat */
+    SLP_COL_SLACKX,   /* slack . xhat */
+    SLP_COL_DIST2,    /* ||xhat - x0||^2 */
+    SLP_COL_COUNT
+};
+typedef struct {
+    int64_t n;
+    const double *xhat, *x0, *dx, *aty, *g, *c, *slack, *dcol;
+} slp_col_check_args;
+
+/* Local partial sums over this rank's row slice. Primal residual
+ * rp = (ax - clamp(ax, l, u)) * drow. */
+enum {
+    SLP_ROW_DY2,      /* ||dy||^2 */
+    SLP_ROW_RP2,      /* ||rp||^2 */
+    SLP_ROW_RPMAX,    /* max |rp| */
+    SLP_ROW_DUALOBJ,  /* sum of max(y,0) l + min(y,0) u (finite parts) */
+    SLP_ROW_DIST2,    /* ||yhat - y0||^2 */
+    SLP_ROW_COUNT
+};
+typedef struct {
+    int64_t m;
+    const double *yhat, *y0, *dy, *ax, *l, *u, *drow;
+} slp_row_check_args;
+
+struct slp_backend {
+    const char *name;
+    int host_memory; /* 1 if vectors are host pointers (MPI can use them directly) */
+
+    slp_err (*vec_create)(slp_backend_t *be, int64_t len, double **out); /* zero-filled */
+    void (*vec_destroy)(slp_backend_t *be, double *v);
+    slp_err (*vec_upload)(slp_backend_t *be, double *dst, const double *host, int64_t len);
+    slp_err (*vec_download)(slp_backend_t *be, double *host, const double *src, int64_t len);
+    void (*vec_copy)(slp_backend_t *be, double *dst, const double *src, int64_t len);
+    /* dst = a * x + b * y (any of dst, x, y may alias) */
+    void (*vec_axpby)(slp_backend_t *be, double *dst, double a, const double *x, double b,
+                      const double *y, int64_t len);
+    /* local sum of x_i * y_i */
+    double (*vec_dot)(slp_backend_t *be, const double *x, const double *y, int64_t len);
+
+    slp_err (*block_create)(slp_backend_t *be, const slp_csr_t *a, slp_block_t **out);
+    void (*block_destroy)(slp_backend_t *be, slp_block_t *block);
+    void (*spmv)(slp_backend_t *be, const slp_block_t *a, const double *x, double *y);   /* y = A x */
+    void (*spmv_t)(slp_backend_t *be, const slp_block_t *a, const double *y, double *x); /* x = A^T y */
+
+    void (*primal_step)(slp_backend_t *be, const slp_primal_args *args);
+    void (*dual_step)(slp_backend_t *be, const slp_dual_args *args);
+    void (*col_check)(slp_backend_t *be, const slp_col_check_args *args, double out[SLP_COL_COUNT]);
+    void (*row_check)(slp_backend_t *be, const slp_row_check_args *args, double out[SLP_ROW_COUNT]);
+
+    void (*destroy)(slp_backend_t *be);
+};
+
+/* The CPU backend (OpenMP threads when built with OpenMP; threads <= 0 keeps the default). */
+slp_err slp_backend_cpu_create(int threads, slp_backend_t **out);
+/* The CUDA backend, or SLP_ERR_UNSUPPORTED when not built / no device. */
+slp_err slp_backend_cuda_create(int device, slp_backend_t **out);
+
+#endif

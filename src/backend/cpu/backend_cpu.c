@@ -1,0 +1,331 @@
+/* CPU backend: plain C loops over host arrays, OpenMP threads when available.
+ * Reductions combine per-thread partials in thread order, so results are
+ * reproducible for a fixed thread count. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef SLP_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+#include "backend/backend.h"
+#include "backend/kernels.h"
+
+/* Below this many elements a loop runs on one thread (fork/join costs more). */
+#define SLP_PAR_MIN 20000
+
+struct slp_block {
+    slp_csr_t a;  /* A_rc */
+    slp_csr_t at; /* A_rc^T */
+};
+
+typedef struct {
+    slp_backend_t base;
+    int threads;
+} cpu_backend_t;
+
+static int thread_count(int64_t len)
+{
+#ifdef SLP_HAVE_OPENMP
+    return len >= SLP_PAR_MIN ? omp_get_max_threads() : 1;
+#else
+    (void)len;
+    return 1;
+#endif
+}
+
+/* Static split of [0, len) among `parts` workers: [lo, hi) of worker k. */
+static void split_range(int64_t len, int parts, int k, int64_t *lo, int64_t *hi)
+{
+    *lo = len * k / parts;
+    *hi = len * (k + 1) / parts;
+}
+
+static slp_err cpu_vec_create(slp_backend_t *be, int64_t len, double **out)
+{
+    (void)be;
+    *out = slp_calloc((size_t)(len > 0 ? len : 1), sizeof(double));
+    return *out ? SLP_OK : SLP_ERR_NOMEM;
+}
+
+static void cpu_vec_destroy(slp_backend_t *be, double *v)
+{
+    (void)be;
+    free(v);
+}
+
+static slp_err cpu_vec_upload(slp_backend_t *be, double *dst, const double *host, int64_t len)
+{
+    (void)be;
+    if (len > 0)
+        memcpy(dst, host, (size_t)len * sizeof(double));
+    return SLP_OK;
+}
+
+static void cpu_vec_copy(slp_backend_t *be, double *dst, const double *src, int64_t len)
+{
+    (void)be;
+    if (len > 0 && dst != src)
+        memcpy(dst, src, (size_t)len * sizeof(double));
+}
+
+static void cpu_vec_axpby(slp_backend_t *be, double *dst, double a, const double *x, double b,
+                          const double *y, int64_t len)
+{
+    (void)be;
+#pragma omp parallel for if (len >= SLP_PAR_MIN) schedule(static)
+    for (int64_t i = 0; i < len; i++)
+        dst[i] = a * x[i] + b * y[i];
+}
+
+static double cpu_vec_dot(slp_backend_t *be, const double *x, const double *y, int64_t len)
+{
+    (void)be;
+    int parts = thread_count(len);
+    double partial[256] = {0};
+    if (parts > 256)
+        parts = 256;
+#pragma omp parallel num_threads(parts) if (parts > 1)
+    {
+        int k = 0;
+#ifdef SLP_HAVE_OPENMP
+        k = omp_get_thread_num();
+#endif
+        int64_t lo, hi;
+        split_range(len, parts, k, &lo, &hi);
+        double s = 0.0;
+        for (int64_t i = lo; i < hi; i++)
+            s += x[i] * y[i];
+        partial[k] = s;
+    }
+    double total = 0.0;
+    for (int k = 0; k < parts; k++)
+        total += partial[k];
+    return total;
+}
+
+static slp_err cpu_block_create(slp_backend_t *be, const slp_csr_t *a, slp_block_t **out)
+{
+    (void)be;
+    *out = NULL;
+    slp_block_t *block = slp_calloc(1, sizeof *block);
+    if (!block)
+        return SLP_ERR_NOMEM;
+    slp_err rc = slp_csr_create(a->rows, a->cols, a->nnz, &block->a);
+    if (rc == SLP_OK) {
+        memcpy(block->a.row_ptr, a->row_ptr, (size_t)(a->rows + 1) * sizeof(int64_t));
+        if (a->nnz > 0) {
+            memcpy(block->a.col_idx, a->col_idx, (size_t)a->nnz * sizeof(int32_t));
+            memcpy(block->a.val, a->val, (size_t)a->nnz * sizeof(double));
+        }
+        rc = slp_csr_transpose(a, &block->at);
+    }
+    if (rc != SLP_OK) {
+        slp_csr_free(&block->a);
+        free(block);
+        return rc;
+    }
+    *out = block;
+    return SLP_OK;
+}
+
+static void cpu_block_destroy(slp_backend_t *be, slp_block_t *block)
+{
+    (void)be;
+    if (!block)
+        return;
+    slp_csr_free(&block->a);
+    slp_csr_free(&block->at);
+    free(block);
+}
+
+static void csr_multiply(const slp_csr_t *a, const double *x, double *y)
+{
+    const int64_t *ptr = a->row_ptr;
+    const int32_t *idx = a->col_idx;
+    const double *val = a->val;
+#pragma omp parallel for if (a->nnz >= SLP_PAR_MIN) schedule(static)
+    for (int64_t i = 0; i < a->rows; i++) {
+        double s = 0.0;
+        for (int64_t k = ptr[i]; k < ptr[i + 1]; k++)
+            s += val[k] * x[idx[k]];
+        y[i] = s;
+    }
+}
+
+static void cpu_spmv(slp_backend_t *be, const slp_block_t *a, const double *x, double *y)
+{
+    (void)be;
+    csr_multiply(&a->a, x, y);
+}
+
+static void cpu_spmv_t(slp_backend_t *be, const slp_block_t *a, const double *y, double *x)
+{
+    (void)be;
+    csr_multiply(&a->at, y, x);
+}
+
+static void cpu_primal_step(slp_backend_t *be, const slp_primal_args *p)
+{
+    (void)be;
+    const int64_t n = p->n;
+    const double tau = p->tau, w = p->w;
+    if (p->major) {
+#pragma omp parallel for if (n >= SLP_PAR_MIN) schedule(static)
+        for (int64_t j = 0; j < n; j++) {
+            double x = p->x[j], next, slack;
+            double xhat = slp_primal_coord(x, p->x0[j], p->g[j], p->c[j], p->l[j], p->u[j], tau, w,
+                                           &p->xbar[j], &next, &slack);
+            p->xhat[j] = xhat;
+            p->slack[j] = slack;
+            p->dx[j] = xhat - x;
+            p->x[j] = next;
+        }
+    } else {
+#pragma omp parallel for if (n >= SLP_PAR_MIN) schedule(static)
+        for (int64_t j = 0; j < n; j++) {
+            double next, slack;
+            slp_primal_coord(p->x[j], p->x0[j], p->g[j], p->c[j], p->l[j], p->u[j], tau, w,
+                             &p->xbar[j], &next, &slack);
+            p->x[j] = next;
+        }
+    }
+}
+
+static void cpu_dual_step(slp_backend_t *be, const slp_dual_args *d)
+{
+    (void)be;
+    const int64_t m = d->m;
+    const double sigma = d->sigma, w = d->w;
+    if (d->major) {
+#pragma omp parallel for if (m >= SLP_PAR_MIN) schedule(static)
+        for (int64_t i = 0; i < m; i++) {
+            double y = d->y[i], next;
+            double yhat = slp_dual_coord(y, d->y0[i], d->h[i], d->l[i], d->u[i], sigma, w, &next);
+            d->yhat[i] = yhat;
+            d->dy[i] = yhat - y;
+            d->y[i] = next;
+        }
+    } else {
+#pragma omp parallel for if (m >= SLP_PAR_MIN) schedule(static)
+        for (int64_t i = 0; i < m; i++) {
+            double next;
+            slp_dual_coord(d->y[i], d->y0[i], d->h[i], d->l[i], d->u[i], sigma, w, &next);
+            d->y[i] = next;
+        }
+    }
+}
+
+static void col_check_range(const slp_col_check_args *a, int64_t lo, int64_t hi, double *out)
+{
+    double s[SLP_COL_COUNT] = {0};
+    for (int64_t j = lo; j < hi; j++) {
+        double q = a->aty[j] - a->g[j];
+        double rd = (a->c[j] - a->aty[j] - a->slack[j]) * a->dcol[j];
+        double dist = a->xhat[j] - a->x0[j];
+        s[SLP_COL_DX2] += a->dx[j] * a->dx[j];
+        s[SLP_COL_DXQ] += a->dx[j] * q;
+        s[SLP_COL_RD2] += rd * rd;
+        s[SLP_COL_RDMAX] = fmax(s[SLP_COL_RDMAX], fabs(rd));
+        s[SLP_COL_CX] += a->c[j] * a->xhat[j];
+        s[SLP_COL_SLACKX] += a->slack[j] * a->xhat[j];
+        s[SLP_COL_DIST2] += dist * dist;
+    }
+    memcpy(out, s, sizeof s);
+}
+
+static void row_check_range(const slp_row_check_args *a, int64_t lo, int64_t hi, double *out)
+{
+    double s[SLP_ROW_COUNT] = {0};
+    for (int64_t i = lo; i < hi; i++) {
+        double rp = slp_row_violation(a->ax[i], a->l[i], a->u[i]) * a->drow[i];
+        double dist = a->yhat[i] - a->y0[i];
+        s[SLP_ROW_DY2] += a->dy[i] * a->dy[i];
+        s[SLP_ROW_RP2] += rp * rp;
+        s[SLP_ROW_RPMAX] = fmax(s[SLP_ROW_RPMAX], fabs(rp));
+        s[SLP_ROW_DUALOBJ] += slp_dual_row_term(a->yhat[i], a->l[i], a->u[i]);
+        s[SLP_ROW_DIST2] += dist * dist;
+    }
+    memcpy(out, s, sizeof s);
+}
+
+/* Run range(args, lo, hi, partial) on each thread's part and combine in order;
+ * `max_slot` is the one entry combined by max instead of sum. */
+#define SLP_PARALLEL_PARTIALS(range, args, len, count, max_slot, out)                  \
+    do {                                                                               \
+        int parts_ = thread_count(len);                                                \
+        if (parts_ > 64)                                                               \
+            parts_ = 64;                                                               \
+        double partial_[64][count];                                                    \
+        _Pragma("omp parallel num_threads(parts_) if (parts_ > 1)")                    \
+        {                                                                              \
+            int k_ = 0;                                                                \
+            SLP_THREAD_NUM(k_);                                                        \
+            int64_t lo_, hi_;                                                          \
+            split_range(len, parts_, k_, &lo_, &hi_);                                  \
+            range(args, lo_, hi_, partial_[k_]);                                       \
+        }                                                                              \
+        for (int e_ = 0; e_ < (count); e_++)                                           \
+            out[e_] = partial_[0][e_];                                                 \
+        for (int k_ = 1; k_ < parts_; k_++)                                            \
+            for (int e_ = 0; e_ < (count); e_++)                                       \
+                out[e_] = e_ == (max_slot) ? fmax(out[e_], partial_[k_][e_])           \
+                                           : out[e_] + partial_[k_][e_];               \
+    } while (0)
+
+#ifdef SLP_HAVE_OPENMP
+#define SLP_THREAD_NUM(k) ((k) = omp_get_thread_num())
+#else
+#define SLP_THREAD_NUM(k) ((void)(k))
+#endif
+
+static void cpu_col_check(slp_backend_t *be, const slp_col_check_args *args,
+                          double out[SLP_COL_COUNT])
+{
+    (void)be;
+    SLP_PARALLEL_PARTIALS(col_check_range, args, args->n, SLP_COL_COUNT, SLP_COL_RDMAX, out);
+}
+
+static void cpu_row_check(slp_backend_t *be, const slp_row_check_args *args,
+                          double out[SLP_ROW_COUNT])
+{
+    (void)be;
+    SLP_PARALLEL_PARTIALS(row_check_range, args, args->m, SLP_ROW_COUNT, SLP_ROW_RPMAX, out);
+}
+
+static void cpu_destroy(slp_backend_t *be) { free(be); }
+
+slp_err slp_backend_cpu_create(int threads, slp_backend_t **out)
+{
+    *out = NULL;
+    cpu_backend_t *cpu = slp_calloc(1, sizeof *cpu);
+    if (!cpu)
+        return SLP_ERR_NOMEM;
+    cpu->threads = threads;
+#ifdef SLP_HAVE_OPENMP
+    if (threads > 0)
+        omp_set_num_threads(threads);
+#endif
+    slp_backend_t *be = &cpu->base;
+    be->name = "cpu";
+    be->host_memory = 1;
+    be->vec_create = cpu_vec_create;
+    be->vec_destroy = cpu_vec_destroy;
+    be->vec_upload = cpu_vec_upload;
+    be->vec_download = cpu_vec_upload; /* host to host: the same copy */
+    be->vec_copy = cpu_vec_copy;
+    be->vec_axpby = cpu_vec_axpby;
+    be->vec_dot = cpu_vec_dot;
+    be->block_create = cpu_block_create;
+    be->block_destroy = cpu_block_destroy;
+    be->spmv = cpu_spmv;
+    be->spmv_t = cpu_spmv_t;
+    be->primal_step = cpu_primal_step;
+    be->dual_step = cpu_dual_step;
+    be->col_check = cpu_col_check;
+    be->row_check = cpu_row_check;
+    be->destroy = cpu_destroy;
+    *out = be;
+    return SLP_OK;
+}

@@ -1,0 +1,40 @@
+#include "cli/options.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+slp_err slp_parse_double(const char *option, const char *text, double lo, double hi, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (!text[0] || *end != '\0' || errno == ERANGE || isnan(v))
+        return slp_error(SLP_ERR_INPUT, "option %s: '%s' is not a number", option, text);
+    if (v < lo || v > hi)
+        return slp_error(SLP_ERR_INPUT, "option %s: %s is out of range [%g, %g]", option, text, lo, hi);
+    *out = v;
+    return SLP_OK;
+}
+
+slp_err slp_parse_int64(const char *option, const char *text, int64_t lo, int64_t hi, int64_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (!text[0] || *end != '\0' || errno == ERANGE)
+        return slp_error(SLP_ERR_INPUT, "option %s: '%s' is not an integer", option, text);
+    if (v < lo || v > hi)
+        return slp_error(SLP_ERR_INPUT, "option %s: %s is out of range [%lld, %lld]", option, text,
+                         (long long)lo, (long long)hi);
+    *out = (int64_t)v;
+    return SLP_OK;
+}
+
+slp_err slp_option_value(int argc, char **argv, int *k, const char **value)
+{
+    if (*k + 1 >= argc)
+        return slp_error(SLP_ERR_INPUT, "option %s needs a value", argv[*k]);
+    *value = argv[++*k];
+    return SLP_OK;
+}

@@ -1,0 +1,16 @@
+/* Strict parsing of numeric option values: the whole text must be a number in
+ * range ("--time-limit abc" is an error, not 0). */
+#ifndef SLP_OPTIONS_H
+#define SLP_OPTIONS_H
+
+#include <stdint.h>
+
+#include "core/error.h"
+
+slp_err slp_parse_double(const char *option, const char *text, double lo, double hi, double *out);
+slp_err slp_parse_int64(const char *option, const char *text, int64_t lo, int64_t hi, int64_t *out);
+/* Fetch the value of option argv[*k] (either "--opt=value" handled by the caller,
+ * or the next argument); advances *k. */
+slp_err slp_option_value(int argc, char **argv, int *k, const char **value);
+
+#endif

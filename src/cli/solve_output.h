@@ -1,0 +1,26 @@
+/* The outputs of `shardlp solve`: final log block, JSON summary, text and
+ * sharded solutions. All collective over the grid. */
+#ifndef SLP_SOLVE_OUTPUT_H
+#define SLP_SOLVE_OUTPUT_H
+
+#include "core/local_problem.h"
+#include "grid/grid.h"
+#include "solver/solver.h"
+
+typedef struct slp_run_info {
+    const char *model_path;
+    char *model_name;       /* owned, rank 0 only */
+    int64_t m, n, nnz;
+    int64_t local_nnz;      /* nonzeros of this rank's block as read */
+    int R, C;
+    const char *comm_mode;
+    const char *backend;
+    double t_start;         /* wall clock at program start */
+    double read_seconds;
+} slp_run_info_t;
+
+slp_err slp_write_outputs(slp_grid_t *grid, const slp_local_problem_t *lp,
+                          const slp_result_t *res, const slp_run_info_t *info,
+                          const char *sol_path, const char *out_dir, const char *json_path);
+
+#endif

@@ -1,0 +1,19 @@
+/* Distributed power iteration on A~ A~^T for ||A~||_2 (ALGORITHM.md section 3). */
+#ifndef SLP_POWER_H
+#define SLP_POWER_H
+
+#include "backend/backend.h"
+#include "grid/grid.h"
+
+/* Estimate sigma_max(A~). The start vector is index-addressable (entry i depends
+ * only on the global row index), so every grid shape starts identically.
+ * Returns 0 in *sigma_max when the estimate is degenerate (caller uses eta = 1).
+ * work_m, work_m2 are backend vectors of m_loc entries, work_n of n_loc. */
+slp_err slp_power_iteration(slp_grid_t *grid, slp_backend_t *be, const slp_block_t *a,
+                            int64_t m_loc, int64_t n_loc, int64_t row_lo, double *work_m,
+                            double *work_m2, double *work_n, double *sigma_max, int *iterations);
+
+/* Standard normal deviate for (seed, index), from a counter-based hash. */
+double slp_normal_at(uint64_t seed, uint64_t index);
+
+#endif

@@ -1,0 +1,43 @@
+/* Solver settings with the defaults of ALGORITHM.md. */
+#ifndef SLP_SETTINGS_H
+#define SLP_SETTINGS_H
+
+#include <stdint.h>
+
+typedef enum { SLP_NORM_L2 = 0, SLP_NORM_LINF = 1 } slp_norm;
+
+typedef struct slp_settings {
+    /* Termination. The cuPDLPx relative form (default): ||rp|| < tol (1 + ||b||),
+     * ||rd|| < tol (1 + ||c||), gap < tol (1 + |p| + |d|). The OR-Tools detailed
+     * form is used when `detailed` is set: ||rp|| <= eps_abs + eps_rel ||b^c|| ... */
+    double tol;          /* 1e-4 */
+    int detailed;        /* 0: relative form; 1: eps_abs/eps_rel/gap_rel form */
+    double eps_abs;      /* detailed form */
+    double eps_rel;
+    double gap_rel;
+    slp_norm norm;       /* L2 (default) or L-infinity, for both forms */
+    double eps_infeas;   /* ray test tolerance (1e-10) */
+
+    double time_limit;   /* seconds of wall clock from the start of the main loop (3600) */
+    int64_t iter_limit;  /* INT64_MAX */
+    int eval_freq;       /* 200 */
+
+    int ruiz_iters;      /* 10 */
+    int pock_chambolle;  /* 1 */
+    double pc_alpha;     /* 1.0 */
+    int bound_obj_rescaling; /* 1 */
+
+    double restart_sufficient; /* 0.2 */
+    double restart_necessary;  /* 0.5 */
+    double restart_artificial; /* 0.36 */
+    double pid_kp, pid_ki, pid_kd, pid_decay; /* 0.99, 0.01, 0, 0.3 */
+
+    int polish;          /* feasibility polishing (off) */
+    int presolve;        /* distributed presolve (on) */
+    int threads;         /* CPU threads per rank (0 = default) */
+    int log_every_check; /* print every check (--verbose) */
+} slp_settings_t;
+
+void slp_settings_default(slp_settings_t *s);
+
+#endif

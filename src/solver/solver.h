@@ -1,0 +1,54 @@
+/* The distributed r2HPDHG solve of one rank's local problem (ALGORITHM.md
+ * sections 2-6). Collective over the grid: every rank calls slp_solve with its
+ * own block and slices and gets back its own slices of the solution. */
+#ifndef SLP_SOLVER_H
+#define SLP_SOLVER_H
+
+#include <stdint.h>
+
+#include "backend/backend.h"
+#include "core/local_problem.h"
+#include "grid/grid.h"
+#include "solver/settings.h"
+
+typedef enum {
+    SLP_STATUS_OPTIMAL = 0,
+    SLP_STATUS_PRIMAL_INFEASIBLE,
+    SLP_STATUS_DUAL_INFEASIBLE,
+    SLP_STATUS_TIME_LIMIT,
+    SLP_STATUS_ITERATION_LIMIT,
+    SLP_STATUS_NUMERICAL_ERROR,
+    SLP_STATUS_INTERRUPTED
+} slp_status;
+
+/* "optimal", "primal_infeasible", ... (the JSON spelling). */
+const char *slp_status_name(slp_status status);
+/* "Optimal", "Infeasible", ... (HiGHS's model status text). */
+const char *slp_status_highs_name(slp_status status);
+
+typedef struct slp_result {
+    slp_status status;
+    double objective;       /* primal objective, user's sense, original space */
+    double dual_objective;  /* dual objective, user's sense */
+    int64_t iterations;
+    int64_t restarts;
+    /* At the last check, original space, in the termination norm. */
+    double abs_primal_residual, abs_dual_residual, abs_gap;
+    double rel_primal_residual, rel_dual_residual, rel_gap;
+    double primal_weight, step_size;
+    double scaling_seconds, power_seconds, solve_seconds; /* wall clock phases */
+    int64_t dropped_entries;  /* |a| <= 1e-9 entries removed, global */
+    /* This rank's solution slices, original space and sense (host memory, owned). */
+    double *x;   /* [n_loc] primal values of column block c */
+    double *rc;  /* [n_loc] reduced costs */
+    double *y;   /* [m_loc] row duals of row block r */
+    double *ax;  /* [m_loc] row activities */
+} slp_result_t;
+
+/* Solve. `lp` is modified in place (preprocessed and scaled) and may be freed by
+ * the caller afterwards. The backend owns the device copies. */
+slp_err slp_solve(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_t *settings,
+                  slp_backend_t *be, slp_result_t *result);
+void slp_result_free(slp_result_t *result);
+
+#endif
