@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Run shardlp over the shared LP corpus and write a results table.
+
+For every instance of ../shared/lp/INDEX.tsv selected by the filters (default:
+feasible, at most 100,000 nonzeros), solve at each requested tolerance with a
+time limit, and compare the objective with the reference value (Clp 1.17.6's
+where INDEX.tsv has one, else the published optimum).
+
+  python3 scripts/corpus.py --binary build/shardlp --tol 1e-4:60 --tol 1e-8:120 \
+      --jobs 2 --markdown docs/corpus.md --csv docs/corpus.csv
+"""
+import argparse
+import concurrent.futures as cf
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def load_index(shared):
+    rows = []
+    with open(os.path.join(shared, "lp", "INDEX.tsv")) as f:
+        header = f.readline().rstrip("\n").split("\t")
+        for line in f:
+            rows.append(dict(zip(header, line.rstrip("\n").split("\t"))))
+    return rows
+
+
+def reference_objective(row):
+    clp = row.get("clp_1.17.6_check", "")
+    parts = clp.split()
+    if len(parts) == 2 and parts[0] == "optimal":
+        return float(parts[1]), "clp"
+    try:
+        return float(row["optimal_objective"]), "published"
+    except ValueError:
+        return None, "none"
+
+
+def rel_error(value, ref):
+    if value is None or ref is None or not math.isfinite(value):
+        return math.inf
+    return abs(value - ref) / max(1.0, abs(ref))
+
+
+def run_one(binary, shared, row, tol, limit, extra):
+    path = os.path.join(shared, "lp", row["file"])
+    with tempfile.TemporaryDirectory() as tmp:
+        js = os.path.join(tmp, "run.json")
+        cmd = [binary, "solve", path, "--tol", str(tol), "--time-limit", str(limit),
+               "--json", js, "--quiet"] + extra
+        start = time.time()
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=limit * 3 + 60)
+            code = proc.returncode
+            err = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else ""
+        except subprocess.TimeoutExpired:
+            code, err = -1, "killed after timeout"
+        wall = time.time() - start
+        result = {"name": row["name"], "tol": tol, "wall": wall, "exit": code, "error": err}
+        if code == 0 and os.path.exists(js):
+            with open(js) as f:
+                result.update(json.load(f))
+        return result
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--binary", default=os.path.join(ROOT, "build", "shardlp"))
+    ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
+    ap.add_argument("--tol", action="append", help="TOL:SECONDS (repeatable)")
+    ap.add_argument("--max-nnz", type=int, default=100000)
+    ap.add_argument("--include-infeasible", action="store_true")
+    ap.add_argument("--only", help="comma-separated instance names")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--csv")
+    ap.add_argument("--markdown")
+    ap.add_argument("--extra", default="", help="extra solver options")
+    args = ap.parse_args()
+    tols = [(float(t.split(":")[0]), float(t.split(":")[1])) for t in (args.tol or ["1e-4:60"])]
+    rows = [r for r in load_index(args.shared) if int(r["nonzeros"]) <= args.max_nnz]
+    if not args.include_infeasible:
+        rows = [r for r in rows if r["status"] == "optimal"]
+    if args.only:
+        names = set(args.only.split(","))
+        rows = [r for r in rows if r["name"] in names]
+    extra = args.extra.split()
+    jobs = []
+    with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for tol, limit in tols:
+            for r in rows:
+                jobs.append(pool.submit(run_one, args.binary, args.shared, r, tol, limit, extra))
+        results = [j.result() for j in jobs]
+    by_name = {r["name"]: r for r in rows}
+    table = []
+    for res in results:
+        ref, origin = reference_objective(by_name[res["name"]])
+        err = rel_error(res.get("objective"), ref)
+        res["reference"] = ref
+        res["reference_origin"] = origin
+        res["obj_rel_error"] = err
+        threshold = 1e-3 if res["tol"] >= 1e-4 else 1e-6
+        res["pass"] = res.get("status") == "optimal" and err <= threshold
+        table.append(res)
+    summary = []
+    for tol, limit in tols:
+        sel = [r for r in table if r["tol"] == tol]
+        npass = sum(r["pass"] for r in sel)
+        nopt = sum(r.get("status") == "optimal" for r in sel)
+        summary.append((tol, limit, len(sel), nopt, npass))
+        print(f"tol {tol:g} ({limit:g} s): {nopt}/{len(sel)} optimal, {npass}/{len(sel)} within "
+              f"{'1e-3' if tol >= 1e-4 else '1e-6'} of the reference ({100.0 * npass / max(1, len(sel)):.1f}%)")
+    if args.csv:
+        keys = ["name", "tol", "status", "iterations", "solve_seconds", "wall", "objective",
+                "reference", "reference_origin", "obj_rel_error", "rel_primal_residual",
+                "rel_dual_residual", "rel_gap", "pass", "exit", "error"]
+        with open(args.csv, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=keys, extrasaction="ignore")
+            w.writeheader()
+            for r in table:
+                w.writerow(r)
+    if args.markdown:
+        write_markdown(args.markdown, table, tols, summary, args)
+    return 0
+
+
+def fmt(v, spec):
+    if v is None:
+        return "-"
+    try:
+        return format(v, spec)
+    except (TypeError, ValueError):
+        return str(v)
+
+
+def write_markdown(path, table, tols, summary, args):
+    names = sorted({r["name"] for r in table})
+    by = {(r["name"], r["tol"]): r for r in table}
+    with open(path, "w") as f:
+        f.write("# Corpus results\n\n")
+        f.write("Command: `python3 scripts/corpus.py " + " ".join(sys.argv[1:]) + "`\n\n")
+        for tol, limit, n, nopt, npass in summary:
+            f.write(f"- tol {tol:g}, {limit:g} s limit: {nopt}/{n} optimal, **{npass}/{n}** "
+                    f"({100.0 * npass / max(1, n):.1f}%) within "
+                    f"{'1e-3' if tol >= 1e-4 else '1e-6'} relative of the reference objective\n")
+        f.write("\n| instance |")
+        for tol, _ in tols:
+            f.write(f" status {tol:g} | iters | time s | obj rel err |")
+        f.write("\n|---|" + "---|---|---|---|" * len(tols) + "\n")
+        for name in names:
+            f.write(f"| {name} |")
+            for tol, _ in tols:
+                r = by.get((name, tol), {})
+                status = r.get("status", "error" if r else "-")
+                if r and not r.get("pass") and status == "optimal":
+                    status = "optimal (obj off)"
+                f.write(f" {status} | {fmt(r.get('iterations'), 'd')} | "
+                        f"{fmt(r.get('solve_seconds'), '.2f')} | {fmt(r.get('obj_rel_error'), '.1e')} |")
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The same LP solved on grids 1x1, 2x2, 4x1 and 1x4 (mpirun) must give the same
+# status, the objective to 1e-8 relative and iteration counts within one check
+# window (200). The 1x1 run is also compared with the published optimum.
+set -u
+BIN=$1; ROOT=$2; SHARED=$3
+MPIRUN="mpirun --allow-run-as-root --oversubscribe --mca btl self,vader"
+TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+pass=0; fail=0
+
+run_grid() { # model grid json
+    local np=$(( ${2%x*} * ${2#*x} ))
+    timeout 300 $MPIRUN -np "$np" "$BIN" solve "$1" --grid "$2" --tol 1e-8 --quiet --json "$3" \
+        >"$TMP/log" 2>&1 || { echo "run failed: $1 on $2"; cat "$TMP/log"; return 1; }
+}
+
+for inst in netlib/afiro:-464.7531428571 netlib/sc50a:-64.575077059 netlib/blend:-30.812149846; do
+    name=${inst%%:*}; ref=${inst#*:}
+    model="$SHARED/lp/$name.mps.gz"
+    for grid in 1x1 2x2 4x1 1x4; do
+        run_grid "$model" "$grid" "$TMP/${grid}.json" || { fail=$((fail+1)); continue; }
+    done
+    if python3 - "$TMP" "$ref" "$name" <<'PY'
+import json, sys, os
+tmp, ref, name = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+runs = {g: json.load(open(os.path.join(tmp, g + ".json"))) for g in ["1x1", "2x2", "4x1", "1x4"]}
+base = runs["1x1"]
+ok = base["status"] == "optimal" and abs(base["objective"] - ref) <= 1e-6 * max(1, abs(ref))
+for g, r in runs.items():
+    same = (r["status"] == base["status"]
+            and abs(r["objective"] - base["objective"]) <= 1e-8 * max(1, abs(base["objective"]))
+            and abs(r["iterations"] - base["iterations"]) <= 200
+            and r["grid"] == [int(v) for v in g.split("x")])
+    print(f"{name} {g}: {r['status']} obj {r['objective']:.12g} iters {r['iterations']} {'ok' if same else 'MISMATCH'}")
+    ok = ok and same
+sys.exit(0 if ok else 1)
+PY
+    then pass=$((pass+1)); else fail=$((fail+1)); fi
+    rm -f "$TMP"/*.json
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
