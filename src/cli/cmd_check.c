@@ -1,10 +1,298 @@
-/* shardlp check: placeholder until its issue lands. */
+/* shardlp check MODEL SOLUTION [--tol 1e-6] [--json FILE] [--quiet]
+ *
+ * Independent check of a solution against the nine criteria (docs/checker.md).
+ * Exit 0: pass; 1: fail (a criterion above tol, not finite, or entries missing);
+ * 2: bad input (options, unreadable or malformed model or solution). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "check/check.h"
 #include "cli/commands.h"
+#include "core/error.h"
+#include "core/model.h"
+#include "io/mps.h"
+#include "io/solution_text.h"
+
+typedef struct {
+    const char *model_path;
+    const char *solution_path;
+    const char *json_path;
+    double tol;
+    int quiet;
+} check_options_t;
+
+static void print_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: shardlp check MODEL SOLUTION [--tol EPS] [--json FILE] [--quiet]\n"
+            "\n"
+            "Checks SOLUTION against MODEL in original coordinates (long-double sums):\n"
+            "variable-bound and row feasibility, stationarity c - A^T y - z (each normwise\n"
+            "and worst coordinatewise-normalised), row-dual and reduced-cost sign\n"
+            "admissibility, and the relative primal-dual objective gap (docs/checker.md).\n"
+            "\n"
+            "  MODEL       an MPS file (.mps or .mps.gz)\n"
+            "  SOLUTION    a text solution as written by `shardlp solve --sol` (HiGHS raw style)\n"
+            "  --tol EPS   pass when all nine values are finite and <= EPS (default 1e-6)\n"
+            "  --json FILE write the nine values, their maximum and the verdict as JSON\n"
+            "  --quiet     print only the verdict line\n"
+            "\n"
+            "Exit status: 0 pass, 1 fail, 2 bad input.\n");
+}
+
+/* Value of an option given as "--opt VALUE" or "--opt=VALUE". */
+static int option_value(int argc, char **argv, int *k, const char *opt, const char **value)
+{
+    size_t len = strlen(opt);
+    if (strncmp(argv[*k], opt, len))
+        return 0;
+    if (argv[*k][len] == '=') {
+        *value = argv[*k] + len + 1;
+        return 1;
+    }
+    if (argv[*k][len] != '\0')
+        return 0;
+    if (*k + 1 >= argc) {
+        *value = NULL;
+        return 1;
+    }
+    *value = argv[++*k];
+    return 1;
+}
+
+/* 0 ok, 2 error (message printed), -1 help printed. */
+static int parse_options(int argc, char **argv, check_options_t *o)
+{
+    *o = (check_options_t){.tol = 1e-6};
+    for (int k = 1; k < argc; k++) {
+        const char *v = NULL;
+        if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
+            print_usage(stdout);
+            return -1;
+        } else if (!strcmp(argv[k], "--quiet")) {
+            o->quiet = 1;
+        } else if (option_value(argc, argv, &k, "--tol", &v)) {
+            char *end;
+            if (!v || !*v) {
+                slp_cli_error("check: --tol needs a value");
+                return 2;
+            }
+            errno = 0;
+            double t = strtod(v, &end);
+            if (*end || errno || !isfinite(t) || t < 0) {
+                slp_cli_error("check: --tol '%s' is not a finite number >= 0", v);
+                return 2;
+            }
+            o->tol = t;
+        } else if (option_value(argc, argv, &k, "--json", &v)) {
+            if (!v || !*v) {
+                slp_cli_error("check: --json needs a file name");
+                return 2;
+            }
+            o->json_path = v;
+        } else if (argv[k][0] == '-' && argv[k][1] != '\0') {
+            slp_cli_error("check: unknown option '%s' (see shardlp check --help)", argv[k]);
+            return 2;
+        } else if (!o->model_path) {
+            o->model_path = argv[k];
+        } else if (!o->solution_path) {
+            o->solution_path = argv[k];
+        } else {
+            slp_cli_error("check: unexpected argument '%s'", argv[k]);
+            return 2;
+        }
+    }
+    if (!o->model_path || !o->solution_path) {
+        slp_cli_error("check: needs MODEL and SOLUTION (see shardlp check --help)");
+        return 2;
+    }
+    return 0;
+}
+
+static int is_directory(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+/* Non-finite numbers are not JSON: written as null. */
+static void json_number(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.17g", v);
+    else
+        fputs("null", f);
+}
+
+static int write_json(const check_options_t *o, const slp_check_result_t *r,
+                      const slp_solution_t *sol, int passed)
+{
+    FILE *f = fopen(o->json_path, "w");
+    if (!f) {
+        slp_cli_error("%s: cannot create: %s", o->json_path, strerror(errno));
+        return 2;
+    }
+    fputs("{\n  \"passed\": ", f);
+    fputs(passed ? "true" : "false", f);
+    fputs(",\n  \"tol\": ", f);
+    json_number(f, o->tol);
+    fputs(",\n  \"max\": ", f);
+    json_number(f, r->max);
+    fputs(",\n  \"criteria\": {", f);
+    for (int k = 0; k < SLP_CHECK_COUNT; k++) {
+        fprintf(f, "%s\n    \"%s\": ", k ? "," : "", slp_check_criterion_key(k));
+        json_number(f, r->value[k]);
+    }
+    fputs("\n  },\n  \"primal_objective\": ", f);
+    json_number(f, r->primal_objective);
+    fputs(",\n  \"dual_objective\": ", f);
+    json_number(f, r->dual_objective);
+    fputs(",\n  \"reported_objective\": ", f);
+    json_number(f, r->reported_objective);
+    fputs(",\n  \"model_status\": ", f);
+    json_string(f, sol->model_status);
+    fputs(",\n  \"missing_entries\": {", f);
+    static const char *const keys[SLP_SOL_SECTION_COUNT] = {"column_values", "row_activities",
+                                                            "reduced_costs", "row_duals"};
+    for (int k = 0; k < SLP_SOL_SECTION_COUNT; k++)
+        fprintf(f, "%s\"%s\": %lld", k ? ", " : "", keys[k], (long long)sol->missing[k]);
+    fputs("},\n  \"model\": ", f);
+    json_string(f, o->model_path);
+    fputs(",\n  \"solution\": ", f);
+    json_string(f, o->solution_path);
+    fputs("\n}\n", f);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        slp_cli_error("%s: write failed", o->json_path);
+        return 2;
+    }
+    return 0;
+}
+
+/* ---- report ------------------------------------------------------------ */
+
+static const char *worst_name(const slp_model_t *model, int criterion, int64_t at, char *buf)
+{
+    int rows = criterion == SLP_CHECK_ROW_COORD || criterion == SLP_CHECK_ROW_DUAL_SIGN;
+    return rows ? slp_model_row_name(model, at, buf) : slp_model_col_name(model, at, buf);
+}
+
+static void print_report(const check_options_t *o, const slp_model_t *model,
+                         const slp_solution_t *sol, const slp_check_result_t *r)
+{
+    printf("check: %s against %s (%lld rows, %lld columns, %lld nonzeros, %s)\n",
+           o->solution_path, o->model_path, (long long)model->m, (long long)model->n,
+           (long long)model->nnz, model->sense < 0 ? "maximize" : "minimize");
+    printf("model status in file: %s\n", *sol->model_status ? sol->model_status : "(none)");
+    printf("%-22s %12s  %s\n", "criterion", "value", "worst at");
+    for (int k = 0; k < SLP_CHECK_COUNT; k++) {
+        char buf[32];
+        printf("%-22s %12.3e", slp_check_criterion_key(k), r->value[k]);
+        if (r->worst[k] >= 0)
+            printf("  %s %s", k == SLP_CHECK_ROW_COORD || k == SLP_CHECK_ROW_DUAL_SIGN ? "row"
+                                                                                       : "column",
+                   worst_name(model, k, r->worst[k], buf));
+        printf("%s\n", isfinite(r->value[k]) && r->value[k] <= o->tol ? "" : "  <-- FAIL");
+    }
+    printf("%-22s %12.3e\n", "max", r->max);
+    printf("%-22s %.17g\n", "primal objective", r->primal_objective);
+    printf("%-22s %.17g\n", "dual objective", r->dual_objective);
+    if (sol->has_objective)
+        printf("%-22s %.17g\n", "reported objective", sol->objective);
+    else
+        printf("%-22s (none)\n", "reported objective");
+}
 
 int slp_cmd_check(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    slp_cli_error("'check' is not implemented yet");
-    return 2;
+    check_options_t o;
+    int status = parse_options(argc, argv, &o);
+    if (status)
+        return status < 0 ? 0 : status;
+    if (is_directory(o.model_path)) {
+        slp_cli_error("%s: shard directories are not supported by check yet", o.model_path);
+        return 2;
+    }
+    if (is_directory(o.solution_path)) {
+        slp_cli_error("%s: sharded solutions are not supported by check yet", o.solution_path);
+        return 2;
+    }
+
+    slp_model_t *model = NULL;
+    slp_solution_t *sol = NULL;
+    slp_check_result_t result;
+    slp_error_clear();
+    slp_err rc = slp_mps_read(o.model_path, &model);
+    if (rc == SLP_OK)
+        rc = slp_model_validate(model, o.model_path);
+    if (rc == SLP_OK)
+        rc = slp_solution_text_read_model(o.solution_path, model, &sol);
+    if (rc == SLP_OK) {
+        /* An "Objective nan" line is reported, but not usable: make the gap fail. */
+        double reported = !sol->has_objective ? NAN : isnan(sol->objective) ? INFINITY
+                                                                            : sol->objective;
+        rc = slp_check_model(model, sol->x, sol->y, sol->z, reported, &result);
+    }
+    if (rc != SLP_OK) {
+        const char *msg = slp_error_message();
+        slp_cli_error("%s", *msg ? msg : slp_err_name(rc));
+        slp_solution_destroy(&sol);
+        slp_model_destroy(&model);
+        return 2;
+    }
+
+    int64_t missing = 0;
+    for (int k = 0; k < SLP_SOL_SECTION_COUNT; k++)
+        missing += sol->missing[k];
+    int passed = slp_check_passed(&result, o.tol) && missing == 0;
+
+    if (!o.quiet)
+        print_report(&o, model, sol, &result);
+    for (int k = 0; k < SLP_SOL_SECTION_COUNT; k++) {
+        if (sol->missing[k] == 0)
+            continue;
+        char buf[32];
+        int cols = k == SLP_SOL_PRIMAL_COLUMNS || k == SLP_SOL_DUAL_COLUMNS;
+        const char *name = cols ? slp_model_col_name(model, sol->first_missing[k], buf)
+                                : slp_model_row_name(model, sol->first_missing[k], buf);
+        printf("missing: %lld %s entr%s (first: %s '%s')\n", (long long)sol->missing[k],
+               slp_sol_section_label(k), sol->missing[k] == 1 ? "y" : "ies",
+               cols ? "column" : "row", name);
+    }
+    if (passed)
+        printf("check PASSED: max %.3e <= tol %.3e\n", result.max, o.tol);
+    else if (missing)
+        printf("check FAILED: the solution file is incomplete (%lld missing entries)\n",
+               (long long)missing);
+    else
+        printf("check FAILED: max %.3e > tol %.3e or not finite\n", result.max, o.tol);
+
+    if (o.json_path)
+        status = write_json(&o, &result, sol, passed);
+    slp_solution_destroy(&sol);
+    slp_model_destroy(&model);
+    if (status)
+        return status;
+    return passed ? 0 : 1;
 }

@@ -264,7 +264,7 @@ static slp_err read_model_root(const solve_options_t *o, slp_grid_t *grid, slp_m
 }
 
 static slp_err load_local_problem(const solve_options_t *o, slp_grid_t *grid,
-                                  slp_local_problem_t *lp, char **model_name)
+                                  slp_local_problem_t *lp, slp_run_info_t *info)
 {
     slp_model_t *model = NULL;
     slp_err rc = read_model_root(o, grid, &model);
@@ -272,7 +272,13 @@ static slp_err load_local_problem(const solve_options_t *o, slp_grid_t *grid,
     if (rc != SLP_OK)
         return rc;
     if (grid->rank == 0) {
-        *model_name = slp_strdup(model->name);
+        info->model_name = slp_strdup(model->name);
+        if (o->sol_path) { /* keep the names for the text solution (rank 0 had the model anyway) */
+            info->row_names = model->row_names;
+            info->col_names = model->col_names;
+            model->row_names = NULL;
+            model->col_names = NULL;
+        }
         slp_log("Model %s: %lld rows, %lld columns, %lld nonzeros (%s)\n",
                 model->name[0] ? model->name : "(unnamed)", (long long)model->m,
                 (long long)model->n, (long long)model->nnz,
@@ -324,7 +330,7 @@ int slp_cmd_solve(int argc, char **argv)
     slp_result_t result = {0};
     slp_run_info_t info = {0};
     info.model_path = o.model_path;
-    rc = load_local_problem(&o, grid, &lp, &info.model_name);
+    rc = load_local_problem(&o, grid, &lp, &info);
     double t_read = slp_wall_seconds();
     if (rc == SLP_OK)
         rc = create_backend(&o, &be);
@@ -352,7 +358,7 @@ int slp_cmd_solve(int argc, char **argv)
     slp_local_problem_free(&lp);
     if (be)
         be->destroy(be);
-    free(info.model_name);
+    slp_run_info_free(&info);
     slp_grid_destroy(&grid);
     return status;
 }

@@ -8,6 +8,108 @@
 #include "core/log.h"
 #include "core/timer.h"
 #include "io/json_out.h"
+#include "io/solution_text.h"
+
+enum { TAG_SLICE = 301 };
+
+static void free_names(char **names, int64_t count)
+{
+    if (!names)
+        return;
+    for (int64_t k = 0; k < count; k++)
+        free(names[k]);
+    free(names);
+}
+
+void slp_run_info_free(slp_run_info_t *info)
+{
+    free(info->model_name);
+    free_names(info->row_names, info->m);
+    free_names(info->col_names, info->n);
+    info->model_name = NULL;
+    info->row_names = info->col_names = NULL;
+}
+
+/* Stream one section of the text solution through rank 0, one slice at a time:
+ * column sections come from the ranks (0, c), row sections from the ranks (r, 0).
+ * Rank 0 keeps receiving after a write error so that no sender blocks forever. */
+static slp_err stream_section(slp_grid_t *grid, slp_solution_writer_t *w, slp_sol_section kind,
+                              const slp_local_problem_t *lp, const double *mine,
+                              char **names, double **buffer, slp_err write_rc)
+{
+    int columns = kind == SLP_SOL_PRIMAL_COLUMNS || kind == SLP_SOL_DUAL_COLUMNS;
+    int blocks = columns ? grid->C : grid->R;
+    const int64_t *off = columns ? lp->col_off : lp->row_off;
+    int i_own = columns ? (grid->r == 0) : (grid->c == 0);
+    int my_block = columns ? grid->c : grid->r;
+    if (grid->rank != 0) {
+        if (i_own)
+            return slp_comm_send(grid->world, mine, (off[my_block + 1] - off[my_block]) *
+                                 (int64_t)sizeof(double), 0, TAG_SLICE + kind);
+        return SLP_OK;
+    }
+    if (write_rc == SLP_OK)
+        write_rc = slp_solution_writer_section(w, kind, columns ? lp->n : lp->m);
+    for (int b = 0; b < blocks; b++) {
+        int64_t len = off[b + 1] - off[b];
+        int owner = columns ? b : b * grid->C;
+        const double *slice = mine;
+        if (owner != 0) {
+            SLP_CALL(slp_comm_recv(grid->world, *buffer, len * (int64_t)sizeof(double), owner,
+                                   TAG_SLICE + kind));
+            slice = *buffer;
+        }
+        if (write_rc == SLP_OK)
+            write_rc = slp_solution_writer_values(
+                w, len, names ? (const char *const *)names + off[b] : NULL, slice);
+    }
+    return write_rc;
+}
+
+/* The text solution (HiGHS raw style), written by rank 0 from streamed slices. */
+static slp_err write_text_solution(slp_grid_t *grid, const slp_local_problem_t *lp,
+                                   const slp_result_t *res, const slp_run_info_t *info,
+                                   const char *path)
+{
+    slp_solution_writer_t *w = NULL;
+    double *buffer = NULL;
+    slp_err rc = SLP_OK;
+    if (grid->rank == 0) {
+        int64_t longest = 1;
+        for (int b = 0; b < grid->C; b++)
+            if (lp->col_off[b + 1] - lp->col_off[b] > longest)
+                longest = lp->col_off[b + 1] - lp->col_off[b];
+        for (int b = 0; b < grid->R; b++)
+            if (lp->row_off[b + 1] - lp->row_off[b] > longest)
+                longest = lp->row_off[b + 1] - lp->row_off[b];
+        rc = slp_alloc(&buffer, (size_t)longest, sizeof(double));
+        if (rc == SLP_OK)
+            rc = slp_solution_writer_open(path, &w);
+        int feasible = res->status == SLP_STATUS_OPTIMAL;
+        if (rc == SLP_OK)
+            rc = slp_solution_writer_header(w, slp_status_highs_name(res->status),
+                                            feasible ? "Feasible" : "Infeasible", res->objective);
+    }
+    /* Agree before streaming: if rank 0 cannot write, nobody sends. */
+    rc = slp_comm_agree(grid->world, rc);
+    if (rc == SLP_OK) {
+        slp_err write_rc = SLP_OK;
+        write_rc = stream_section(grid, w, SLP_SOL_PRIMAL_COLUMNS, lp, res->x, info->col_names, &buffer, write_rc);
+        write_rc = stream_section(grid, w, SLP_SOL_PRIMAL_ROWS, lp, res->ax, info->row_names, &buffer, write_rc);
+        if (grid->rank == 0 && write_rc == SLP_OK)
+            write_rc = slp_solution_writer_dual_header(
+                w, res->status == SLP_STATUS_OPTIMAL ? "Feasible" : "Infeasible");
+        write_rc = stream_section(grid, w, SLP_SOL_DUAL_COLUMNS, lp, res->rc, info->col_names, &buffer, write_rc);
+        write_rc = stream_section(grid, w, SLP_SOL_DUAL_ROWS, lp, res->y, info->row_names, &buffer, write_rc);
+        if (grid->rank == 0 && write_rc == SLP_OK)
+            write_rc = slp_solution_writer_close(&w);
+        rc = write_rc;
+    }
+    if (w)
+        slp_solution_writer_abort(&w);
+    free(buffer);
+    return rc;
+}
 
 /* Peak resident set size of this process in bytes. */
 static int64_t peak_rss_bytes(void)
@@ -107,10 +209,9 @@ slp_err slp_write_outputs(slp_grid_t *grid, const slp_local_problem_t *lp,
                           const slp_result_t *res, const slp_run_info_t *info,
                           const char *sol_path, const char *out_dir, const char *json_path)
 {
-    (void)lp;
     slp_err rc = SLP_OK;
     if (sol_path)
-        rc = slp_error(SLP_ERR_UNSUPPORTED, "--sol is not available yet");
+        rc = write_text_solution(grid, lp, res, info, sol_path);
     if (rc == SLP_OK && out_dir)
         rc = slp_error(SLP_ERR_UNSUPPORTED, "--out is not available yet");
     SLP_CALL(slp_comm_agree(grid->world, rc));

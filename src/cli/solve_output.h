@@ -17,7 +17,13 @@ typedef struct slp_run_info {
     const char *backend;
     double t_start;         /* wall clock at program start */
     double read_seconds;
+    /* Names for the text solution, rank 0 only (MPS path: kept from the model;
+     * NULL means generated names). Owned. */
+    char **row_names, **col_names;
 } slp_run_info_t;
+
+/* Free the owned parts of info. */
+void slp_run_info_free(slp_run_info_t *info);
 
 slp_err slp_write_outputs(slp_grid_t *grid, const slp_local_problem_t *lp,
                           const slp_result_t *res, const slp_run_info_t *info,
