@@ -56,7 +56,16 @@ typedef struct {
     const char *comm_mode;
     int help;
     slp_settings_t set;
+    char *owned[16]; /* strings copied from an options file */
+    int n_owned;
 } solve_options_t;
+
+static void free_options(solve_options_t *o)
+{
+    for (int k = 0; k < o->n_owned; k++)
+        free(o->owned[k]);
+    o->n_owned = 0;
+}
 
 static slp_err read_highs_options(const char *path, solve_options_t *o);
 
@@ -204,8 +213,16 @@ static slp_err read_highs_options(const char *path, solve_options_t *o)
                 rc = slp_error(SLP_ERR_INPUT, "%s:%d: expected 'name = value'", path, lineno);
             continue;
         }
-        if (!strcmp(name, "time_limit") || !strcmp(name, "threads") || !strcmp(name, "solution_file"))
-            rc = apply_option(o, name, value);
+        if (!strcmp(name, "time_limit") || !strcmp(name, "threads") || !strcmp(name, "solution_file")) {
+            /* the value outlives this buffer (file names are kept as pointers) */
+            char *copy = o->n_owned < 16 ? slp_strdup(value) : NULL;
+            if (!copy) {
+                rc = slp_error(SLP_ERR_INPUT, "%s:%d: too many options", path, lineno);
+                continue;
+            }
+            o->owned[o->n_owned++] = copy;
+            rc = apply_option(o, name, copy);
+        }
         else if (!strcmp(name, "primal_feasibility_tolerance") || !strcmp(name, "dual_feasibility_tolerance") ||
                  !strcmp(name, "pdlp_d_gap_tol") || !strcmp(name, "kkt_tolerance"))
             rc = slp_parse_double(name, value, 1e-300, 1.0, &o->set.tol);
@@ -307,21 +324,25 @@ int slp_cmd_solve(int argc, char **argv)
     slp_log_set_printing(slp_comm_rank(world) == 0);
     solve_options_t o;
     slp_err rc = parse_options(argc, argv, &o);
-    if (rc != SLP_OK)
+    if (rc != SLP_OK) {
+        free_options(&o);
         return report_failure(world, rc); /* every rank parsed the same arguments */
+    }
     if (o.help) {
         if (slp_comm_rank(world) == 0)
             print_usage();
+        free_options(&o);
         return 0;
     }
-    if (is_directory(o.model_path)) {
-        slp_error(SLP_ERR_UNSUPPORTED, "%s: shard directories are not supported yet", o.model_path);
-        return report_failure(world, SLP_ERR_UNSUPPORTED);
-    }
     slp_grid_t *grid = NULL;
-    rc = make_grid(&o, &grid);
-    if (rc != SLP_OK)
+    if (is_directory(o.model_path))
+        rc = slp_error(SLP_ERR_UNSUPPORTED, "%s: shard directories are not supported yet", o.model_path);
+    else
+        rc = make_grid(&o, &grid);
+    if (rc != SLP_OK) {
+        free_options(&o);
         return report_failure(world, rc);
+    }
     slp_log("shardlp %s: %d rank%s, grid %dx%d, backend %s\n", SLP_VERSION, grid->size,
             grid->size == 1 ? "" : "s", grid->R, grid->C, o.backend);
 
@@ -359,6 +380,7 @@ int slp_cmd_solve(int argc, char **argv)
     if (be)
         be->destroy(be);
     slp_run_info_free(&info);
+    free_options(&o);
     slp_grid_destroy(&grid);
     return status;
 }

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Command-line contract of `shardlp solve` (DESIGN.md section 7): published
+# optima through the CLI, stable final lines, HiGHS spellings, the MODEL alias,
+# JSON keys, and one-line errors with non-zero exit for bad input.
+set -u
+BIN=$1; ROOT=$2; SHARED=$3
+TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+pass=0; fail=0
+ok()  { pass=$((pass+1)); }
+bad() { fail=$((fail+1)); echo "FAIL: $*"; }
+
+# expect_error DESCRIPTION PATTERN -- command...: non-zero exit, exactly one stderr
+# line starting "shardlp: error:" and matching PATTERN, no crash (exit < 128).
+expect_error() {
+    local what=$1 pattern=$2; shift 3
+    "$@" >"$TMP/out" 2>"$TMP/err"; local code=$?
+    local lines; lines=$(grep -c . "$TMP/err")
+    if [ $code -eq 0 ] || [ $code -ge 128 ] || [ "$lines" -ne 1 ] || ! grep -q "^shardlp: error: .*$pattern" "$TMP/err"; then
+        bad "$what (exit $code): $(cat "$TMP/err")"
+    else ok; fi
+}
+
+# objective_close FILE REF RELTOL: the "Objective value" line matches REF
+objective_close() {
+    python3 - "$1" "$2" "$3" <<'PY'
+import sys, re
+text = open(sys.argv[1]).read()
+m = re.search(r"^Objective value\s+:\s+(\S+)$", text, re.M)
+s = re.search(r"^Model status\s+:\s+Optimal$", text, re.M)
+ref, tol = float(sys.argv[2]), float(sys.argv[3])
+sys.exit(0 if m and s and abs(float(m.group(1)) - ref) <= tol * max(1, abs(ref)) else 1)
+PY
+}
+
+# Published optima (INDEX.tsv): afiro, e226 with the objective constant (-RHS convention),
+# a maximisation built from afiro below.
+"$BIN" solve "$SHARED/lp/netlib/afiro.mps.gz" --tol 1e-8 >"$TMP/afiro.log" 2>&1 \
+    && objective_close "$TMP/afiro.log" -464.7531428571 1e-6 && ok || bad "afiro objective"
+"$BIN" solve "$SHARED/lp/netlib/e226.mps.gz" --tol 1e-8 >"$TMP/e226.log" 2>&1 \
+    && objective_close "$TMP/e226.log" -11.63892907 1e-6 && ok || bad "e226 objective with constant"
+
+# The MODEL alias and HiGHS spellings, with an options file.
+printf 'time_limit = 100\nsolution_file = %s\nunused_option = true\n' "$TMP/h.sol" > "$TMP/opts"
+"$BIN" --model_file "$SHARED/lp/netlib/afiro.mps.gz" --options_file "$TMP/opts" >"$TMP/h.log" 2>&1 \
+    && grep -q "^Model status        : Optimal$" "$TMP/h.log" && [ -s "$TMP/h.sol" ] && ok || bad "HiGHS spellings"
+"$BIN" "$SHARED/lp/netlib/afiro.mps.gz" --time_limit 50 --solution_file "$TMP/h2.sol" >/dev/null 2>&1 \
+    && head -2 "$TMP/h2.sol" | grep -q "^Optimal$" && ok || bad "alias with --time_limit/--solution_file"
+"$BIN" --version | grep -q "^shardlp " && ok || bad "--version"
+
+# Solution written by solve passes the independent checker at 1e-6 (tol 1e-8 solve).
+"$BIN" solve "$SHARED/lp/netlib/sc50b.mps.gz" --tol 1e-8 --sol "$TMP/sc.sol" --quiet \
+    && "$BIN" check "$SHARED/lp/netlib/sc50b.mps.gz" "$TMP/sc.sol" --tol 1e-6 --quiet && ok || bad "solve + check sc50b"
+
+# JSON summary has the contract keys.
+"$BIN" solve "$SHARED/lp/netlib/afiro.mps.gz" --json "$TMP/run.json" --quiet && python3 - "$TMP/run.json" <<'PY' && ok || bad "json keys"
+import json, sys
+d = json.load(open(sys.argv[1]))
+keys = ["status", "objective", "dual_objective", "iterations", "solve_seconds", "total_seconds",
+        "rel_primal_residual", "rel_dual_residual", "rel_gap", "grid", "ranks", "comm",
+        "peak_rss_bytes", "nnz_per_rank"]
+missing = [k for k in keys if k not in d]
+assert not missing, missing
+assert d["status"] == "optimal" and d["grid"] == [1, 1] and d["ranks"] == 1
+assert set(d["comm"]) >= {"mode", "dense_hops_per_iter", "support_hops_per_iter"}
+assert len(d["peak_rss_bytes"]) == 1 and d["peak_rss_bytes"][0] > 0 and d["nnz_per_rank"] == [83]
+PY
+
+# Maximisation: afiro's objective negated and OBJSENSE MAX gives +464.75...
+zcat "$SHARED/lp/netlib/afiro.mps.gz" | awk '/^ROWS/{print "OBJSENSE"; print "    MAX"} {print}' \
+    | sed -E 's/^(    [A-Z0-9]+ +COST +)(-?)/\1\2/' > "$TMP/afiro_max.mps"
+python3 - "$TMP/afiro_max.mps" <<'PY'
+import sys
+# negate every COST coefficient so that max(-c x) = -min(c x) = 464.753...
+p = sys.argv[1]; out = []
+for line in open(p):
+    t = line.split()
+    if len(t) >= 3 and t[1] == "COST":
+        t[2] = repr(-float(t[2])); line = "    " + "  ".join(t) + "\n"
+    elif len(t) >= 5 and t[3] == "COST":
+        t[4] = repr(-float(t[4])); line = "    " + "  ".join(t) + "\n"
+    out.append(line)
+open(p, "w").writelines(out)
+PY
+"$BIN" solve "$TMP/afiro_max.mps" --tol 1e-8 >"$TMP/max.log" 2>&1 \
+    && objective_close "$TMP/max.log" 464.7531428571 1e-6 && ok || bad "maximisation"
+
+# Bad input: one line, non-zero exit.
+expect_error "missing file" "nonexistent" -- "$BIN" solve "$TMP/nonexistent.mps"
+expect_error "non-numeric time limit" "time-limit" -- "$BIN" solve "$SHARED/lp/netlib/afiro.mps.gz" --time-limit abc
+expect_error "negative tolerance" "tol" -- "$BIN" solve "$SHARED/lp/netlib/afiro.mps.gz" --tol -1
+expect_error "unknown option" "unknown option" -- "$BIN" solve "$SHARED/lp/netlib/afiro.mps.gz" --frobnicate 3
+expect_error "bad norm" "norm" -- "$BIN" solve "$SHARED/lp/netlib/afiro.mps.gz" --norm l3
+expect_error "grid needs more ranks" "ranks" -- "$BIN" solve "$SHARED/lp/netlib/afiro.mps.gz" --grid 2x2
+expect_error "bad grid text" "grid" -- "$BIN" solve "$SHARED/lp/netlib/afiro.mps.gz" --grid 2by2
+expect_error "garbage MPS" "garbage.mps:[0-9]" -- "$BIN" solve "$SHARED/mps-edge/garbage.mps"
+expect_error "NaN in MPS" "nan1.mps:[0-9]" -- "$BIN" solve "$SHARED/mps-edge/nan1.mps"
+expect_error "quadratic objective" "qjh_quadobj.mps" -- "$BIN" solve "$SHARED/mps-edge/qjh_quadobj.mps"
+expect_error "no model" "no model" -- "$BIN" solve
+expect_error "unwritable solution" "cannot" -- "$BIN" solve "$SHARED/lp/netlib/afiro.mps.gz" --sol "$TMP/no/such/dir/x.sol"
+[ ! -e "$TMP/no/such/dir/x.sol" ] && ok || bad "partial solution file left behind"
+printf 'LP\nROWS\n N obj\n L c1\nCOLUMNS\n x obj 1 c1 1\nRHS\n rhs c1 1\nBOUNDS\n UP bnd x -5\n LO bnd x 3\nENDATA\n' > "$TMP/inconsistent.mps"
+expect_error "inconsistent bounds" "inconsistent.mps" -- "$BIN" solve "$TMP/inconsistent.mps"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
