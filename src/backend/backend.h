@@ -47,11 +47,19 @@ enum {
     SLP_COL_CX,       /* c . xhat */
     SLP_COL_SLACKX,   /* slack . xhat */
     SLP_COL_DIST2,    /* ||xhat - x0||^2 */
+    /* infeasibility certificates (ALGORITHM.md section 6), raw (unnormalised) */
+    SLP_COL_RAY_DMAX, /* max |d_x| of the primal ray */
+    SLP_COL_RAY_CD,   /* c . d_x */
+    SLP_COL_RAY_QOBJ, /* sum max(q,0) l_v + min(q,0) u_v (finite parts), q = -A^T d_y */
+    SLP_COL_RAY_QVIOL,/* max (max(0,q)[l_v = -inf] + max(0,-q)[u_v = +inf]) s_j */
     SLP_COL_COUNT
 };
 typedef struct {
     int64_t n;
     const double *xhat, *x0, *dx, *aty, *g, *c, *slack, *dcol;
+    const double *lv, *uv;
+    const double *ray_x;    /* projected primal ray d_x */
+    const double *aty_ray;  /* A^T d_y */
 } slp_col_check_args;
 
 /* Local partial sums over this rank's row slice. Primal residual
@@ -62,12 +70,23 @@ enum {
     SLP_ROW_RPMAX,    /* max |rp| */
     SLP_ROW_DUALOBJ,  /* sum of max(y,0) l + min(y,0) u (finite parts) */
     SLP_ROW_DIST2,    /* ||yhat - y0||^2 */
+    SLP_ROW_RAY_DMAX, /* max |d_y| of the dual ray */
+    SLP_ROW_RAY_OBJ,  /* sum max(d,0) l + min(d,0) u (finite parts) */
+    SLP_ROW_RAY_VIOL, /* max (max(0,-(A d_x)) [l finite] + max(0, A d_x) [u finite]) r_i */
     SLP_ROW_COUNT
 };
 typedef struct {
     int64_t m;
     const double *yhat, *y0, *dy, *ax, *l, *u, *drow;
+    const double *ray_y;   /* projected dual ray d_y */
+    const double *ax_ray;  /* A d_x */
 } slp_row_check_args;
+
+/* Ray projections: the primal ray keeps dx only in the recession cone of the
+ * variable bounds (d >= 0 where l is finite, d <= 0 where u is finite); the dual
+ * ray keeps dy only where the row sign allows (d <= 0 where l = -inf, d >= 0
+ * where u = +inf). */
+typedef enum { SLP_RAY_PRIMAL = 0, SLP_RAY_DUAL = 1 } slp_ray_kind;
 
 struct slp_backend {
     const char *name;
@@ -91,6 +110,8 @@ struct slp_backend {
 
     void (*primal_step)(slp_backend_t *be, const slp_primal_args *args);
     void (*dual_step)(slp_backend_t *be, const slp_dual_args *args);
+    void (*ray_project)(slp_backend_t *be, slp_ray_kind kind, const double *src, const double *l,
+                        const double *u, double *dst, int64_t len);
     void (*col_check)(slp_backend_t *be, const slp_col_check_args *args, double out[SLP_COL_COUNT]);
     void (*row_check)(slp_backend_t *be, const slp_row_check_args *args, double out[SLP_ROW_COUNT]);
 

@@ -57,4 +57,24 @@ SLP_INLINE double slp_dual_row_term(double y, double l, double u)
 /* Primal residual of a row activity a: distance to [l, u]. */
 SLP_INLINE double slp_row_violation(double a, double l, double u) { return a - slp_clamp(a, l, u); }
 
+/* Component of a primal ray kept in the recession cone of [l, u]. */
+SLP_INLINE double slp_primal_ray_coord(double d, double l, double u)
+{
+    if (isfinite(l))
+        d = fmax(d, 0.0);
+    if (isfinite(u))
+        d = fmin(d, 0.0);
+    return d;
+}
+
+/* Component of a dual ray with the sign a row with bounds [l, u] allows. */
+SLP_INLINE double slp_dual_ray_coord(double d, double l, double u)
+{
+    if (l == -INFINITY)
+        d = fmin(d, 0.0);
+    if (u == INFINITY)
+        d = fmax(d, 0.0);
+    return d;
+}
+
 #endif

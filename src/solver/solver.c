@@ -31,9 +31,11 @@ typedef struct {
     /* column slice (replicated down the grid column) */
     double *c, *lv, *uv, *dcol;
     double *x, *x0, *xbar, *xhat, *slack, *dx, *g, *aty;
+    double *ray_x, *aty_ray;      /* primal ray and A^T of the dual ray */
     /* row slice (replicated along the grid row) */
     double *lc, *uc, *drow;
     double *y, *y0, *yhat, *dy, *h, *ax;
+    double *ray_y, *ax_ray;       /* dual ray and A of the primal ray */
     /* host copies needed for extraction */
     double *host_lv, *host_uv;
     double theta_b, theta_c, obj_const;
@@ -48,6 +50,11 @@ typedef struct {
     double rel_p, rel_d, rel_gap;
     double pobj, dobj;           /* minimisation form */
     double dist_x, dist_y;       /* ||xhat - x0||, ||yhat - y0|| (scaled space) */
+    /* infeasibility certificates from the last step (ALGORITHM.md section 6) */
+    double primal_ray_obj;       /* c^T d_x of the normalised primal ray (< 0: improving) */
+    double primal_ray_infeas;    /* its worst row violation */
+    double dual_ray_obj;         /* dual objective of the normalised dual ray (> 0: Farkas) */
+    double dual_ray_infeas;      /* its worst reduced-cost sign violation */
 } check_t;
 
 typedef struct {
@@ -100,10 +107,11 @@ static slp_err create_vectors(solver_t *s, const slp_local_problem_t *lp, const 
     SLP_CALL(upload_new(s, lp->lc, s->m, &s->lc));
     SLP_CALL(upload_new(s, lp->uc, s->m, &s->uc));
     SLP_CALL(upload_new(s, sc->drow, s->m, &s->drow));
-    double **nvecs[] = {&s->x, &s->x0, &s->xbar, &s->xhat, &s->slack, &s->dx, &s->g, &s->aty};
+    double **nvecs[] = {&s->x,  &s->x0, &s->xbar,  &s->xhat,   &s->slack,
+                        &s->dx, &s->g,  &s->aty,   &s->ray_x,  &s->aty_ray};
     for (size_t k = 0; k < sizeof nvecs / sizeof *nvecs; k++)
         SLP_CALL(be->vec_create(be, s->n, nvecs[k]));
-    double **mvecs[] = {&s->y, &s->y0, &s->yhat, &s->dy, &s->h, &s->ax};
+    double **mvecs[] = {&s->y, &s->y0, &s->yhat, &s->dy, &s->h, &s->ax, &s->ray_y, &s->ax_ray};
     for (size_t k = 0; k < sizeof mvecs / sizeof *mvecs; k++)
         SLP_CALL(be->vec_create(be, s->m, mvecs[k]));
     SLP_CALL(slp_alloc(&s->host_lv, (size_t)s->n + 1, sizeof(double)));
@@ -118,7 +126,8 @@ static void destroy_solver(solver_t *s)
     slp_backend_t *be = s->be;
     double *vecs[] = {s->c,  s->lv,    s->uv, s->dcol, s->x,  s->x0,   s->xbar, s->xhat,
                       s->slack, s->dx, s->g,  s->aty,  s->lc, s->uc,   s->drow, s->y,
-                      s->y0, s->yhat,  s->dy, s->h,    s->ax};
+                      s->y0, s->yhat,  s->dy, s->h,    s->ax, s->ray_x, s->aty_ray,
+                      s->ray_y, s->ax_ray};
     for (size_t k = 0; k < sizeof vecs / sizeof *vecs; k++)
         if (vecs[k])
             be->vec_destroy(be, vecs[k]);
@@ -157,32 +166,87 @@ static double pick_norm(const solver_t *s, double l2, double linf)
     return s->set->norm == SLP_NORM_LINF ? linf : l2;
 }
 
-/* Evaluate the check scalars at the stored PDHG iterate (xhat, yhat, slack, dx, dy). */
+static int col_is_max(int e)
+{
+    return e == SLP_COL_RDMAX || e == SLP_COL_RAY_DMAX || e == SLP_COL_RAY_QVIOL;
+}
+
+static int row_is_max(int e)
+{
+    return e == SLP_ROW_RPMAX || e == SLP_ROW_RAY_DMAX || e == SLP_ROW_RAY_VIOL;
+}
+
+/* Reduce a check's partials: sums over the grid (each slice counted once) and
+ * maxima, in one MPI_Allreduce each. */
+static slp_err reduce_check(solver_t *s, double col[SLP_COL_COUNT], double row[SLP_ROW_COUNT])
+{
+    double mx[SLP_COL_COUNT + SLP_ROW_COUNT];
+    for (int e = 0; e < SLP_COL_COUNT; e++) {
+        mx[e] = col_is_max(e) ? col[e] : 0.0;
+        col[e] = col_is_max(e) ? 0.0 : col[e];
+    }
+    for (int e = 0; e < SLP_ROW_COUNT; e++) {
+        mx[SLP_COL_COUNT + e] = row_is_max(e) ? row[e] : 0.0;
+        row[e] = row_is_max(e) ? 0.0 : row[e];
+    }
+    SLP_CALL(slp_reduce_sums(s->grid, col, SLP_COL_COUNT, row, SLP_ROW_COUNT));
+    SLP_CALL(slp_reduce_max(s->grid, mx, SLP_COL_COUNT + SLP_ROW_COUNT));
+    for (int e = 0; e < SLP_COL_COUNT; e++)
+        if (col_is_max(e))
+            col[e] = mx[e];
+    for (int e = 0; e < SLP_ROW_COUNT; e++)
+        if (row_is_max(e))
+            row[e] = mx[SLP_COL_COUNT + e];
+    return SLP_OK;
+}
+
+/* Certificate quality measures from the raw ray sums (ALGORITHM.md section 6). */
+static void ray_measures(const solver_t *s, const double *col, const double *row, check_t *chk)
+{
+    double tb = s->theta_b, tc = s->theta_c;
+    double dxmax = col[SLP_COL_RAY_DMAX];
+    chk->primal_ray_obj = dxmax > 0.0 ? col[SLP_COL_RAY_CD] / dxmax / (tb * tc) : 0.0;
+    chk->primal_ray_infeas = dxmax > 0.0 ? row[SLP_ROW_RAY_VIOL] / dxmax / tb : 0.0;
+    double obj = (row[SLP_ROW_RAY_OBJ] + col[SLP_COL_RAY_QOBJ]) / (tb * tc);
+    double viol = col[SLP_COL_RAY_QVIOL] / tc;
+    double scale = fmax(row[SLP_ROW_RAY_DMAX], viol);
+    chk->dual_ray_obj = scale > 0.0 ? obj / scale : 0.0;
+    chk->dual_ray_infeas = scale > 0.0 ? viol / scale : 0.0;
+}
+
+/* Evaluate the check scalars at the stored PDHG iterate (xhat, yhat, slack, dx, dy)
+ * and the rays of the last step. Four products: A^T yhat, A xhat, A d_x, A^T d_y. */
 static slp_err measure(solver_t *s, check_t *chk)
 {
     slp_backend_t *be = s->be;
+    be->ray_project(be, SLP_RAY_PRIMAL, s->dx, s->lv, s->uv, s->ray_x, s->n);
+    be->ray_project(be, SLP_RAY_DUAL, s->dy, s->lc, s->uc, s->ray_y, s->m);
     be->spmv_t(be, s->a, s->yhat, s->aty);
     SLP_CALL(slp_sum_over_col(s->grid, s->aty, s->n));
     be->spmv(be, s->a, s->xhat, s->ax);
     SLP_CALL(slp_sum_over_row(s->grid, s->ax, s->m));
+    be->spmv_t(be, s->a, s->ray_y, s->aty_ray);
+    SLP_CALL(slp_sum_over_col(s->grid, s->aty_ray, s->n));
+    be->spmv(be, s->a, s->ray_x, s->ax_ray);
+    SLP_CALL(slp_sum_over_row(s->grid, s->ax_ray, s->m));
 
     double col[SLP_COL_COUNT], row[SLP_ROW_COUNT];
-    slp_col_check_args ca = {s->n, s->xhat, s->x0, s->dx, s->aty, s->g, s->c, s->slack, s->dcol};
-    slp_row_check_args ra = {s->m, s->yhat, s->y0, s->dy, s->ax, s->lc, s->uc, s->drow};
+    slp_col_check_args ca = {s->n,     s->xhat, s->x0, s->dx,    s->aty,    s->g,
+                             s->c,     s->slack, s->dcol, s->lv, s->uv,     s->ray_x,
+                             s->aty_ray};
+    slp_row_check_args ra = {s->m,  s->yhat, s->y0,    s->dy,    s->ax,
+                             s->lc, s->uc,   s->drow,  s->ray_y, s->ax_ray};
     be->col_check(be, &ca, col);
     be->row_check(be, &ra, row);
-    double mx[2] = {col[SLP_COL_RDMAX], row[SLP_ROW_RPMAX]};
-    col[SLP_COL_RDMAX] = row[SLP_ROW_RPMAX] = 0.0;
-    SLP_CALL(slp_reduce_sums(s->grid, col, SLP_COL_COUNT, row, SLP_ROW_COUNT));
-    SLP_CALL(slp_reduce_max(s->grid, mx, 2));
+    SLP_CALL(reduce_check(s, col, row));
 
     /* FPE in the PDHG metric scaled by eta (ALGORITHM.md section 5). */
     double fpe2 = s->omega * col[SLP_COL_DX2] + row[SLP_ROW_DY2] / s->omega +
                   2.0 * s->eta * col[SLP_COL_DXQ];
     chk->fpe = sqrt(fmax(fpe2, 0.0));
     double tb = s->theta_b, tc = s->theta_c;
-    chk->rp = pick_norm(s, sqrt(row[SLP_ROW_RP2]), mx[1]) / tb;
-    chk->rd = pick_norm(s, sqrt(col[SLP_COL_RD2]), mx[0]) / tc;
+    chk->rp = pick_norm(s, sqrt(row[SLP_ROW_RP2]), row[SLP_ROW_RPMAX]) / tb;
+    chk->rd = pick_norm(s, sqrt(col[SLP_COL_RD2]), col[SLP_COL_RDMAX]) / tc;
     chk->pobj = col[SLP_COL_CX] / (tb * tc) + s->obj_const;
     chk->dobj = (col[SLP_COL_SLACKX] + row[SLP_ROW_DUALOBJ]) / (tb * tc) + s->obj_const;
     chk->gap = fabs(chk->pobj - chk->dobj);
@@ -191,6 +255,7 @@ static slp_err measure(solver_t *s, check_t *chk)
     chk->rel_gap = chk->gap / (1.0 + fabs(chk->pobj) + fabs(chk->dobj));
     chk->dist_x = sqrt(col[SLP_COL_DIST2]);
     chk->dist_y = sqrt(row[SLP_ROW_DIST2]);
+    ray_measures(s, col, row, chk);
     return SLP_OK;
 }
 
@@ -206,6 +271,17 @@ static int is_optimal(const solver_t *s, const check_t *chk)
     return chk->rp <= set->eps_abs + set->eps_rel * bc &&
            chk->rd <= set->eps_abs + set->eps_rel * cn &&
            chk->gap <= set->eps_abs + set->gap_rel * (fabs(chk->pobj) + fabs(chk->dobj));
+}
+
+static int primal_infeasible(const solver_t *s, const check_t *chk)
+{
+    return chk->dual_ray_obj > 0.0 && chk->dual_ray_infeas / chk->dual_ray_obj <= s->set->eps_infeas;
+}
+
+static int dual_infeasible(const solver_t *s, const check_t *chk)
+{
+    return chk->primal_ray_obj < 0.0 &&
+           chk->primal_ray_infeas / -chk->primal_ray_obj <= s->set->eps_infeas;
 }
 
 static int all_finite(const check_t *chk)
@@ -408,6 +484,10 @@ static slp_err main_loop(solver_t *s, double sense, slp_result_t *res)
             status = SLP_STATUS_NUMERICAL_ERROR;
         else if (is_optimal(s, &chk))
             status = SLP_STATUS_OPTIMAL;
+        else if (primal_infeasible(s, &chk))
+            status = SLP_STATUS_PRIMAL_INFEASIBLE;
+        else if (dual_infeasible(s, &chk))
+            status = SLP_STATUS_DUAL_INFEASIBLE;
         else if (total >= set->iter_limit)
             status = SLP_STATUS_ITERATION_LIMIT;
         else if (elapsed >= set->time_limit)
@@ -446,6 +526,10 @@ static slp_err main_loop(solver_t *s, double sense, slp_result_t *res)
     res->rel_dual_residual = chk.rel_d;
     res->rel_gap = chk.rel_gap;
     res->primal_weight = s->omega;
+    res->primal_ray_obj = chk.primal_ray_obj;
+    res->primal_ray_infeas = chk.primal_ray_infeas;
+    res->dual_ray_obj = chk.dual_ray_obj;
+    res->dual_ray_infeas = chk.dual_ray_infeas;
     res->step_size = s->eta;
     return SLP_OK;
 }

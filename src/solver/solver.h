@@ -36,6 +36,11 @@ typedef struct slp_result {
     double abs_primal_residual, abs_dual_residual, abs_gap;
     double rel_primal_residual, rel_dual_residual, rel_gap;
     double primal_weight, step_size;
+    /* Certificate quality at the last check (ALGORITHM.md section 6): a dual ray
+     * proves primal infeasibility when dual_ray_obj > 0 and dual_ray_infeas /
+     * dual_ray_obj <= eps; a primal ray proves dual infeasibility when
+     * primal_ray_obj < 0 and primal_ray_infeas / -primal_ray_obj <= eps. */
+    double primal_ray_obj, primal_ray_infeas, dual_ray_obj, dual_ray_infeas;
     double scaling_seconds, power_seconds, solve_seconds; /* wall clock phases */
     int64_t dropped_entries;  /* |a| <= 1e-9 entries removed, global */
     /* This rank's solution slices, original space and sense (host memory, owned). */

@@ -217,10 +217,27 @@ static void cpu_dual_step(slp_backend_t *be, const slp_dual_args *d)
     }
 }
 
+static void cpu_ray_project(slp_backend_t *be, slp_ray_kind kind, const double *src,
+                            const double *l, const double *u, double *dst, int64_t len)
+{
+    (void)be;
+#pragma omp parallel for if (len >= SLP_PAR_MIN) schedule(static)
+    for (int64_t i = 0; i < len; i++)
+        dst[i] = kind == SLP_RAY_PRIMAL ? slp_primal_ray_coord(src[i], l[i], u[i])
+                                        : slp_dual_ray_coord(src[i], l[i], u[i]);
+}
+
 static void col_check_range(const slp_col_check_args *a, int64_t lo, int64_t hi, double *out)
 {
     double s[SLP_COL_COUNT] = {0};
     for (int64_t j = lo; j < hi; j++) {
+        double d = a->ray_x[j], qr = -a->aty_ray[j];
+        double lv = a->lv[j], uv = a->uv[j];
+        s[SLP_COL_RAY_DMAX] = fmax(s[SLP_COL_RAY_DMAX], fabs(d));
+        s[SLP_COL_RAY_CD] += a->c[j] * d;
+        s[SLP_COL_RAY_QOBJ] += slp_dual_row_term(qr, lv, uv);
+        double viol = (lv == -INFINITY ? fmax(0.0, qr) : 0.0) + (uv == INFINITY ? fmax(0.0, -qr) : 0.0);
+        s[SLP_COL_RAY_QVIOL] = fmax(s[SLP_COL_RAY_QVIOL], viol * a->dcol[j]);
         double q = a->aty[j] - a->g[j];
         double rd = (a->c[j] - a->aty[j] - a->slack[j]) * a->dcol[j];
         double dist = a->xhat[j] - a->x0[j];
@@ -239,6 +256,12 @@ static void row_check_range(const slp_row_check_args *a, int64_t lo, int64_t hi,
 {
     double s[SLP_ROW_COUNT] = {0};
     for (int64_t i = lo; i < hi; i++) {
+        double d = a->ray_y[i], ad = a->ax_ray[i];
+        double l = a->l[i], u = a->u[i];
+        s[SLP_ROW_RAY_DMAX] = fmax(s[SLP_ROW_RAY_DMAX], fabs(d));
+        s[SLP_ROW_RAY_OBJ] += slp_dual_row_term(d, l, u);
+        double viol = (isfinite(l) ? fmax(0.0, -ad) : 0.0) + (isfinite(u) ? fmax(0.0, ad) : 0.0);
+        s[SLP_ROW_RAY_VIOL] = fmax(s[SLP_ROW_RAY_VIOL], viol * a->drow[i]);
         double rp = slp_row_violation(a->ax[i], a->l[i], a->u[i]) * a->drow[i];
         double dist = a->yhat[i] - a->y0[i];
         s[SLP_ROW_DY2] += a->dy[i] * a->dy[i];
@@ -251,8 +274,8 @@ static void row_check_range(const slp_row_check_args *a, int64_t lo, int64_t hi,
 }
 
 /* Run range(args, lo, hi, partial) on each thread's part and combine in order;
- * `max_slot` is the one entry combined by max instead of sum. */
-#define SLP_PARALLEL_PARTIALS(range, args, len, count, max_slot, out)                  \
+ * is_max(e) says which entries combine by max instead of sum. */
+#define SLP_PARALLEL_PARTIALS(range, args, len, count, is_max, out)                    \
     do {                                                                               \
         int parts_ = thread_count(len);                                                \
         if (parts_ > 64)                                                               \
@@ -270,7 +293,7 @@ static void row_check_range(const slp_row_check_args *a, int64_t lo, int64_t hi,
             out[e_] = partial_[0][e_];                                                 \
         for (int k_ = 1; k_ < parts_; k_++)                                            \
             for (int e_ = 0; e_ < (count); e_++)                                       \
-                out[e_] = e_ == (max_slot) ? fmax(out[e_], partial_[k_][e_])           \
+                out[e_] = is_max(e_) ? fmax(out[e_], partial_[k_][e_])                 \
                                            : out[e_] + partial_[k_][e_];               \
     } while (0)
 
@@ -280,18 +303,28 @@ static void row_check_range(const slp_row_check_args *a, int64_t lo, int64_t hi,
 #define SLP_THREAD_NUM(k) ((void)(k))
 #endif
 
+static int col_slot_is_max(int e)
+{
+    return e == SLP_COL_RDMAX || e == SLP_COL_RAY_DMAX || e == SLP_COL_RAY_QVIOL;
+}
+
+static int row_slot_is_max(int e)
+{
+    return e == SLP_ROW_RPMAX || e == SLP_ROW_RAY_DMAX || e == SLP_ROW_RAY_VIOL;
+}
+
 static void cpu_col_check(slp_backend_t *be, const slp_col_check_args *args,
                           double out[SLP_COL_COUNT])
 {
     (void)be;
-    SLP_PARALLEL_PARTIALS(col_check_range, args, args->n, SLP_COL_COUNT, SLP_COL_RDMAX, out);
+    SLP_PARALLEL_PARTIALS(col_check_range, args, args->n, SLP_COL_COUNT, col_slot_is_max, out);
 }
 
 static void cpu_row_check(slp_backend_t *be, const slp_row_check_args *args,
                           double out[SLP_ROW_COUNT])
 {
     (void)be;
-    SLP_PARALLEL_PARTIALS(row_check_range, args, args->m, SLP_ROW_COUNT, SLP_ROW_RPMAX, out);
+    SLP_PARALLEL_PARTIALS(row_check_range, args, args->m, SLP_ROW_COUNT, row_slot_is_max, out);
 }
 
 static void cpu_destroy(slp_backend_t *be) { free(be); }
@@ -323,6 +356,7 @@ slp_err slp_backend_cpu_create(int threads, slp_backend_t **out)
     be->spmv_t = cpu_spmv_t;
     be->primal_step = cpu_primal_step;
     be->dual_step = cpu_dual_step;
+    be->ray_project = cpu_ray_project;
     be->col_check = cpu_col_check;
     be->row_check = cpu_row_check;
     be->destroy = cpu_destroy;

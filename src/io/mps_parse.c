@@ -1,0 +1,1435 @@
+/* Streaming MPS parser: see mps_parse.h for the API and docs/mps.md for every
+ * convention. Layout of this file:
+ *   1. line reader (gzip or plain, lines of any length)
+ *   2. tokens, numbers and fixed-format fields
+ *   3. parser state and growable row/column tables
+ *   4. decoding of one data line (free format, then fixed format as fallback)
+ *   5. applying a decoded line (the MPS semantics)
+ *   6. section headers, the main loop, and the result
+ *
+ * Free versus fixed format: every data line is first split on whitespace. If
+ * the tokens do not fit the section (wrong count, a non-number where a value
+ * belongs) or name undeclared rows/columns, the line is decoded again from the
+ * fixed columns 2-3, 5-12, 15-22, 25-36, 40-47, 50-61, and the fixed reading
+ * is used when it is well formed and resolves more names. Names without spaces
+ * read the same either way, so files may mix both (netlib/forplan does). */
+#include "io/mps_parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <zlib.h>
+
+#include "core/log.h"
+#include "core/name_index.h"
+
+#define MAX_TOKENS 40
+#define MAX_PAIRS 19
+#define MAX_LINE_BYTES ((size_t)1 << 30) /* a longer "line" is not MPS: error */
+#define WARN_SHOWN 5                     /* warnings printed per kind, then counted */
+
+/* Codes stored in the row name index besides constraint indices >= 0. */
+#define CODE_UNKNOWN ((int64_t)-1)
+#define CODE_OBJ ((int64_t)-2)
+#define CODE_DROPPED ((int64_t)-3)
+
+/* Column flags. */
+#define CF_LOWER 1u  /* explicit lower bound given */
+#define CF_UPPER 2u  /* explicit upper bound given */
+#define CF_OBJ 4u    /* objective coefficient given */
+/* Row flags. */
+#define RF_RHS 1u
+#define RF_RANGE 2u
+
+typedef enum {
+    SEC_NONE, SEC_NAME, SEC_OBJSENSE, SEC_OBJNAME, SEC_ROWS, SEC_COLUMNS, SEC_RHS,
+    SEC_RANGES, SEC_BOUNDS, SEC_END
+} section_t;
+
+typedef enum {
+    BT_UP, BT_LO, BT_FX, BT_FR, BT_MI, BT_PL, BT_BV, BT_LI, BT_UI
+} bound_type_t;
+
+typedef enum {
+    W_UNDEF_ROW, W_UNDEF_COL, W_DUP_ENTRY, W_DUP_OBJ, W_DUP_RHS, W_DUP_RANGE, W_DUP_BOUND,
+    W_RANGE_N, W_NEG_UP, W_FRAC_INT, W_OTHER_SET, W_SPLIT_COL, W_BOUND_VALUE, W_COUNT
+} warn_kind_t;
+
+static const char *const warn_names[W_COUNT] = {
+    "entries for undeclared rows ignored", "bounds for unknown columns ignored",
+    "duplicate matrix entries ignored", "duplicate objective coefficients ignored",
+    "duplicate RHS values ignored", "duplicate RANGES values ignored",
+    "duplicate bounds ignored", "RANGES on N rows ignored",
+    "negative upper bounds that set the lower bound to -inf",
+    "fractional integer bounds", "lines of other RHS/RANGES/BOUNDS sets ignored",
+    "columns split over non-adjacent lines", "values on FR/MI/PL/BV bounds ignored"};
+
+typedef struct {
+    const char *s;
+    size_t len;
+} tok_t;
+
+/* One decoded data line. Strings point into the parser's arena. */
+typedef struct {
+    int unknown;          /* names that did not resolve */
+    /* ROWS */
+    char type;
+    const char *name;
+    /* COLUMNS (first = column), RHS/RANGES (first = set name, "" if none) */
+    const char *first;
+    int marker;           /* 1 INTORG, 2 INTEND */
+    int npairs;
+    const char *rname[MAX_PAIRS];
+    int64_t rcode[MAX_PAIRS];
+    double val[MAX_PAIRS];
+    /* BOUNDS */
+    bound_type_t btype;
+    const char *set;
+    const char *col;
+    int64_t colidx;
+    int has_value;
+    double value;
+} dline_t;
+
+typedef struct {
+    /* input */
+    const char *path;
+    gzFile file;
+    char *line;
+    size_t line_cap;
+    size_t line_len;
+    int64_t lineno;
+    int quiet;
+    const slp_mps_callbacks_t *cb;
+    /* scratch for decoded names */
+    char *arena;
+    size_t arena_cap, arena_used;
+    char msg[512]; /* error text of the last failed decode (without path:line) */
+    /* sections */
+    section_t section;
+    int seen_rows, seen_columns, objsense_pending, objname_pending;
+    char *objname;  /* from OBJNAME, or NULL */
+    /* rows */
+    slp_name_index_t *rows;
+    int64_t m, row_cap;
+    char **row_names;
+    char *row_type;
+    double *rhs, *range;
+    unsigned char *row_flags;
+    int64_t *row_last_col; /* last column with an entry in this row (+1), for duplicates */
+    int64_t n_dropped_n, n_dropped_entries;
+    /* columns */
+    slp_name_index_t *cols;
+    int64_t n, col_cap;
+    char **col_names;
+    double *c, *lv, *uv;
+    unsigned char *col_flags, *is_int;
+    int64_t cur_col;     /* column of the current COLUMNS run, or -1 */
+    int in_int_block;
+    int64_t nnz;
+    /* sets */
+    char *set_name[3]; /* RHS, RANGES, BOUNDS: the first set seen */
+    /* result */
+    char *name;
+    char *obj_name;
+    int sense;
+    double obj_const;
+    int has_obj_const;
+    int64_t warn_count[W_COUNT];
+} parser_t;
+
+/* ---------------------------------------------------------------------------
+ * 1. line reader
+ * ------------------------------------------------------------------------- */
+
+/* Read the next line into p->line without its end-of-line characters.
+ * Returns 1 for a line, 0 at end of file, or an error code (negated) via *err. */
+static int read_line(parser_t *p, slp_err *err)
+{
+    size_t len = 0;
+    *err = SLP_OK;
+    for (;;) {
+        if (p->line_cap - len < 2) {
+            if (p->line_cap >= MAX_LINE_BYTES) {
+                *err = slp_error(SLP_ERR_INPUT, "%s:%lld: line longer than %zu bytes", p->path,
+                                 (long long)p->lineno + 1, MAX_LINE_BYTES);
+                return 0;
+            }
+            size_t cap = p->line_cap * 2;
+            char *bigger = realloc(p->line, cap);
+            if (!bigger) {
+                *err = slp_error(SLP_ERR_NOMEM, "out of memory reading a line of %s", p->path);
+                return 0;
+            }
+            p->line = bigger;
+            p->line_cap = cap;
+        }
+        if (!gzgets(p->file, p->line + len, (int)((p->line_cap - len) > INT32_MAX
+                                                      ? INT32_MAX
+                                                      : (p->line_cap - len)))) {
+            int zerr = 0;
+            const char *zmsg = gzerror(p->file, &zerr);
+            if (zerr != Z_OK && zerr != Z_BUF_ERROR) {
+                *err = slp_error(SLP_ERR_IO, "%s:%lld: read error: %s", p->path,
+                                 (long long)p->lineno + 1, zmsg);
+                return 0;
+            }
+            if (zerr == Z_BUF_ERROR) {
+                *err = slp_error(SLP_ERR_IO, "%s:%lld: unexpected end of compressed data "
+                                 "(truncated file?)", p->path, (long long)p->lineno + 1);
+                return 0;
+            }
+            if (len == 0)
+                return 0;
+            break;
+        }
+        len += strlen(p->line + len);
+        if (len > 0 && p->line[len - 1] == '\n')
+            break;
+        if (p->line_cap - len > 1) {
+            /* Short read without a newline: the last line, a NUL byte, or a
+             * compressed stream that ends early (reported here, before the
+             * partial line could be taken for data). */
+            int zerr = 0;
+            gzerror(p->file, &zerr);
+            if (zerr == Z_BUF_ERROR) {
+                *err = slp_error(SLP_ERR_IO, "%s:%lld: unexpected end of compressed data "
+                                 "(truncated file?)", p->path, (long long)p->lineno + 1);
+                return 0;
+            }
+            break;
+        }
+    }
+    while (len > 0 && (p->line[len - 1] == '\n' || p->line[len - 1] == '\r'))
+        len--;
+    p->line[len] = '\0';
+    p->line_len = len;
+    p->lineno++;
+    return 1;
+}
+
+/* ---------------------------------------------------------------------------
+ * 2. tokens, numbers and fixed fields
+ * ------------------------------------------------------------------------- */
+
+static int is_blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\v' || ch == '\f'; }
+
+/* Split on blanks. Returns the number of tokens (may exceed MAX_TOKENS: then
+ * only the first MAX_TOKENS are stored). */
+static int tokenize(const char *s, size_t len, tok_t *tok)
+{
+    int count = 0;
+    size_t k = 0;
+    while (k < len) {
+        while (k < len && is_blank(s[k]))
+            k++;
+        if (k >= len)
+            break;
+        size_t start = k;
+        while (k < len && !is_blank(s[k]))
+            k++;
+        if (count < MAX_TOKENS) {
+            tok[count].s = s + start;
+            tok[count].len = k - start;
+        }
+        count++;
+    }
+    return count;
+}
+
+/* Fixed-format field `f` (1..6) of the current line, trimmed of blanks. */
+static tok_t fixed_field(const parser_t *p, int f)
+{
+    static const int first[7] = {0, 2, 5, 15, 25, 40, 50};
+    static const int last[7] = {0, 3, 12, 22, 36, 47, 61};
+    tok_t t = {p->line, 0};
+    size_t a = (size_t)first[f] - 1, b = (size_t)last[f];
+    if (a >= p->line_len)
+        return t;
+    if (b > p->line_len)
+        b = p->line_len;
+    while (a < b && is_blank(p->line[a]))
+        a++;
+    while (b > a && is_blank(p->line[b - 1]))
+        b--;
+    t.s = p->line + a;
+    t.len = b - a;
+    return t;
+}
+
+/* Fixed format only fits when nothing is written between or after the fields
+ * (columns 1, 4, 13-14, 23-24, 37-39, 48-49 and beyond 61 blank): otherwise a
+ * free-format line could be cut into wrong fields. A '$' in field 5 starts a
+ * comment (the standard's rule), so the line is then checked up to column 39. */
+static int fixed_gaps_blank(const parser_t *p)
+{
+    static const int gap_first[7] = {1, 4, 13, 23, 37, 48, 62};
+    static const int gap_last[7] = {1, 4, 14, 24, 39, 49, 1 << 30};
+    size_t end = p->line_len;
+    if (end >= 40 && p->line[39] == '$')
+        end = 39;
+    for (int g = 0; g < 7; g++)
+        for (size_t k = (size_t)gap_first[g] - 1; k < (size_t)gap_last[g] && k < end; k++)
+            if (!is_blank(p->line[k]))
+                return 0;
+    return 1;
+}
+
+static int tok_is(tok_t t, const char *word)
+{
+    size_t n = strlen(word);
+    return t.len == n && memcmp(t.s, word, n) == 0;
+}
+
+int slp_mps_parse_number(const char *text, size_t len, double *out)
+{
+    char buf[128];
+    if (len == 0 || len >= sizeof buf)
+        return 0;
+    size_t k = 0;
+    if (text[0] == '+' || text[0] == '-')
+        k = 1;
+    if (k >= len || !(isdigit((unsigned char)text[k]) || text[k] == '.'))
+        return 0; /* rejects nan, inf, infinity, empty mantissas */
+    for (size_t i = 0; i < len; i++) {
+        char ch = text[i];
+        if (ch == 'd' || ch == 'D')
+            ch = 'e';
+        else if (!(isdigit((unsigned char)ch) || ch == '.' || ch == 'e' || ch == 'E' || ch == '+' ||
+                   ch == '-'))
+            return 0; /* also rejects hexadecimal floats */
+        buf[i] = ch;
+    }
+    buf[len] = '\0';
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(buf, &end);
+    if (end != buf + len || isnan(v))
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* Why a token is not a number, for the message. */
+static const char *number_problem(tok_t t)
+{
+    size_t k = (t.len > 0 && (t.s[0] == '+' || t.s[0] == '-')) ? 1 : 0;
+    if (t.len >= k + 3 && (!strncasecmp(t.s + k, "nan", 3) ||
+                           !strncasecmp(t.s + k, "inf", 3)))
+        return "is not a finite number";
+    return "is not a number";
+}
+
+/* ---------------------------------------------------------------------------
+ * 3. parser state
+ * ------------------------------------------------------------------------- */
+
+static void warn_at(parser_t *p, warn_kind_t kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A warning of a counted kind: the first WARN_SHOWN are printed with path:line,
+ * the rest are summed up at the end of the file. */
+static void warn_at(parser_t *p, warn_kind_t kind, const char *fmt, ...)
+{
+    if (p->warn_count[kind]++ >= WARN_SHOWN || p->quiet)
+        return;
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    slp_warn("%s:%lld: %s\n", p->path, (long long)p->lineno, text);
+}
+
+static slp_err input_error(parser_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static slp_err input_error(parser_t *p, const char *fmt, ...)
+{
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    return slp_error(SLP_ERR_INPUT, "%s:%lld: %s", p->path, (long long)p->lineno, text);
+}
+
+/* Record why a decode failed (used only if no other reading of the line works). */
+static int decode_fail(parser_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int decode_fail(parser_t *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->msg, sizeof p->msg, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* Copy a token into the arena as a C string (the arena is reset per decode and
+ * sized for the whole line, so this cannot run out). */
+static const char *arena_str(parser_t *p, tok_t t)
+{
+    char *s = p->arena + p->arena_used;
+    memcpy(s, t.s, t.len);
+    s[t.len] = '\0';
+    p->arena_used += t.len + 1;
+    return s;
+}
+
+static slp_err arena_reset(parser_t *p)
+{
+    size_t need = 4 * p->line_len + 256; /* strip, free and fixed decodes */
+    if (need > p->arena_cap) {
+        char *bigger = realloc(p->arena, need);
+        if (!bigger)
+            return slp_error(SLP_ERR_NOMEM, "out of memory parsing %s", p->path);
+        p->arena = bigger;
+        p->arena_cap = need;
+    }
+    p->arena_used = 0;
+    return SLP_OK;
+}
+
+static slp_err grow(void *ptr_to_array, int64_t count, size_t elem)
+{
+    void **array = ptr_to_array;
+    void *bigger = realloc(*array, (size_t)count * elem);
+    if (!bigger)
+        return slp_error(SLP_ERR_NOMEM, "out of memory growing MPS tables to %lld entries",
+                         (long long)count);
+    *array = bigger;
+    return SLP_OK;
+}
+
+static slp_err add_row(parser_t *p, const char *name, char type)
+{
+    if (p->m == p->row_cap) {
+        int64_t cap = p->row_cap ? 2 * p->row_cap : 1024;
+        SLP_CALL(grow(&p->row_names, cap, sizeof(char *)));
+        SLP_CALL(grow(&p->row_type, cap, 1));
+        SLP_CALL(grow(&p->rhs, cap, sizeof(double)));
+        SLP_CALL(grow(&p->range, cap, sizeof(double)));
+        SLP_CALL(grow(&p->row_flags, cap, 1));
+        SLP_CALL(grow(&p->row_last_col, cap, sizeof(int64_t)));
+        p->row_cap = cap;
+    }
+    int64_t i = p->m;
+    p->row_names[i] = slp_strdup(name);
+    if (!p->row_names[i])
+        return SLP_ERR_NOMEM;
+    p->m++;
+    p->row_type[i] = type;
+    p->rhs[i] = 0.0;
+    p->range[i] = 0.0;
+    p->row_flags[i] = 0;
+    p->row_last_col[i] = 0;
+    return SLP_OK;
+}
+
+static slp_err add_col(parser_t *p, const char *name, int64_t *out)
+{
+    if (p->n == p->col_cap) {
+        int64_t cap = p->col_cap ? 2 * p->col_cap : 1024;
+        SLP_CALL(grow(&p->col_names, cap, sizeof(char *)));
+        SLP_CALL(grow(&p->c, cap, sizeof(double)));
+        SLP_CALL(grow(&p->lv, cap, sizeof(double)));
+        SLP_CALL(grow(&p->uv, cap, sizeof(double)));
+        SLP_CALL(grow(&p->col_flags, cap, 1));
+        SLP_CALL(grow(&p->is_int, cap, 1));
+        p->col_cap = cap;
+    }
+    int64_t j = p->n;
+    p->col_names[j] = slp_strdup(name);
+    if (!p->col_names[j])
+        return SLP_ERR_NOMEM;
+    p->n++;
+    p->c[j] = 0.0;
+    p->lv[j] = 0.0;
+    p->uv[j] = INFINITY;
+    p->col_flags[j] = 0;
+    p->is_int[j] = (unsigned char)(p->in_int_block ? 1 : 0);
+    int inserted = 0;
+    SLP_CALL(slp_name_index_insert(p->cols, name, j, &inserted, NULL));
+    if (p->cb && p->cb->on_column)
+        SLP_CALL(p->cb->on_column(p->cb->user, j, name, p->is_int[j]));
+    *out = j;
+    return SLP_OK;
+}
+
+/* Row code of a name: >= 0 constraint, CODE_OBJ, CODE_DROPPED, CODE_UNKNOWN. */
+static int64_t row_code(const parser_t *p, const char *name)
+{
+    return slp_name_index_find(p->rows, name);
+}
+
+/* ---------------------------------------------------------------------------
+ * 4. decoding one data line
+ * ------------------------------------------------------------------------- */
+
+/* Free format: drop trailing comments. A token at position >= min_fields that
+ * starts with '$', or with '*' and is not a declared row name, starts a
+ * comment (Xpress/CPLEX style inline comments; test.mps uses names like *OBJ*). */
+static int strip_comment(parser_t *p, tok_t *tok, int ntok, int min_fields, int names_are_rows)
+{
+    int limit = ntok < MAX_TOKENS ? ntok : MAX_TOKENS;
+    for (int k = min_fields; k < limit; k++) {
+        if (tok[k].len == 0)
+            continue;
+        if (tok[k].s[0] == '$')
+            return k;
+        if (tok[k].s[0] == '*') {
+            if (names_are_rows) {
+                const char *s = arena_str(p, tok[k]);
+                if (row_code(p, s) != CODE_UNKNOWN)
+                    continue;
+            }
+            return k;
+        }
+    }
+    return ntok;
+}
+
+static int decode_number(parser_t *p, tok_t t, double *out, const char *what)
+{
+    if (t.len == 0)
+        return decode_fail(p, "missing %s", what);
+    if (!slp_mps_parse_number(t.s, t.len, out))
+        return decode_fail(p, "%s '%.*s' %s", what, (int)(t.len > 60 ? 60 : t.len), t.s,
+                           number_problem(t));
+    return 1;
+}
+
+static int decode_rows(parser_t *p, const tok_t *tok, int ntok, dline_t *d)
+{
+    if (ntok != 2)
+        return decode_fail(p, "ROWS line needs a type (N, E, L, G) and a name");
+    if (tok[0].len != 1)
+        return decode_fail(p, "unknown row type '%.*s' (expected N, E, L or G)",
+                           (int)(tok[0].len > 20 ? 20 : tok[0].len), tok[0].s);
+    char type = (char)toupper((unsigned char)tok[0].s[0]);
+    if (type != 'N' && type != 'E' && type != 'L' && type != 'G')
+        return decode_fail(p, "unknown row type '%c' (expected N, E, L or G)", tok[0].s[0]);
+    d->type = type;
+    d->name = arena_str(p, tok[1]);
+    return 1;
+}
+
+/* Row/value pairs from tok[0..2*npairs-1]. */
+static int decode_pairs(parser_t *p, const tok_t *tok, int npairs, dline_t *d)
+{
+    if (npairs > MAX_PAIRS)
+        return decode_fail(p, "too many fields on one line");
+    d->npairs = npairs;
+    for (int k = 0; k < npairs; k++) {
+        d->rname[k] = arena_str(p, tok[2 * k]);
+        d->rcode[k] = row_code(p, d->rname[k]);
+        if (d->rcode[k] == CODE_UNKNOWN)
+            d->unknown++;
+        if (!decode_number(p, tok[2 * k + 1], &d->val[k], "value"))
+            return 0;
+    }
+    return 1;
+}
+
+static int decode_marker(parser_t *p, tok_t kind, dline_t *d)
+{
+    if (tok_is(kind, "'INTORG'"))
+        d->marker = 1;
+    else if (tok_is(kind, "'INTEND'"))
+        d->marker = 2;
+    else
+        return decode_fail(p, "unknown MARKER '%.*s' (expected 'INTORG' or 'INTEND')",
+                           (int)(kind.len > 30 ? 30 : kind.len), kind.s);
+    return 1;
+}
+
+static int decode_columns_free(parser_t *p, const tok_t *tok, int ntok, dline_t *d)
+{
+    if (ntok >= 2 && tok_is(tok[1], "'MARKER'")) {
+        if (ntok < 3)
+            return decode_fail(p, "MARKER line without 'INTORG' or 'INTEND'");
+        return decode_marker(p, tok[2], d);
+    }
+    if (ntok > 1 && ntok % 2 == 0)
+        return decode_fail(p, "COLUMNS line needs a column name and row/value pairs "
+                              "(%d fields: a value is missing)", ntok);
+    d->first = arena_str(p, tok[0]);
+    return decode_pairs(p, tok + 1, (ntok - 1) / 2, d);
+}
+
+static int decode_columns_fixed(parser_t *p, dline_t *d)
+{
+    tok_t f[7];
+    for (int k = 1; k <= 6; k++)
+        f[k] = fixed_field(p, k);
+    if (tok_is(f[3], "'MARKER'"))
+        return decode_marker(p, f[5], d);
+    if (f[2].len == 0 || f[3].len == 0)
+        return decode_fail(p, "fixed-format COLUMNS line without column or row name");
+    tok_t pairs[4] = {f[3], f[4], f[5], f[6]};
+    int npairs = (f[5].len || f[6].len) ? 2 : 1;
+    d->first = arena_str(p, f[2]);
+    return decode_pairs(p, pairs, npairs, d);
+}
+
+static int decode_rhs_free(parser_t *p, const tok_t *tok, int ntok, dline_t *d)
+{
+    if (ntok < 2)
+        return decode_fail(p, "line needs a row name and a value");
+    int has_set = ntok % 2;
+    d->first = has_set ? arena_str(p, tok[0]) : "";
+    return decode_pairs(p, tok + has_set, (ntok - has_set) / 2, d);
+}
+
+static int decode_rhs_fixed(parser_t *p, dline_t *d)
+{
+    tok_t f[7];
+    for (int k = 1; k <= 6; k++)
+        f[k] = fixed_field(p, k);
+    if (f[3].len == 0)
+        return decode_fail(p, "fixed-format line without a row name");
+    tok_t pairs[4] = {f[3], f[4], f[5], f[6]};
+    d->first = arena_str(p, f[2]);
+    return decode_pairs(p, pairs, (f[5].len || f[6].len) ? 2 : 1, d);
+}
+
+static int bound_type(tok_t t, bound_type_t *out)
+{
+    static const char *const names[] = {"UP", "LO", "FX", "FR", "MI", "PL", "BV", "LI", "UI"};
+    if (t.len != 2)
+        return 0;
+    char up[3] = {(char)toupper((unsigned char)t.s[0]), (char)toupper((unsigned char)t.s[1]), 0};
+    for (int k = 0; k < 9; k++)
+        if (!strcmp(up, names[k])) {
+            *out = (bound_type_t)k;
+            return 1;
+        }
+    return 0;
+}
+
+static int bound_needs_value(bound_type_t t)
+{
+    return t == BT_UP || t == BT_LO || t == BT_FX || t == BT_LI || t == BT_UI;
+}
+
+static int decode_bound_type(parser_t *p, tok_t t, dline_t *d)
+{
+    if (bound_type(t, &d->btype))
+        return 1;
+    if (t.len == 2 && (toupper((unsigned char)t.s[0]) == 'S') &&
+        (toupper((unsigned char)t.s[1]) == 'C' || toupper((unsigned char)t.s[1]) == 'I'))
+        return decode_fail(p, "bound type %.2s (semi-%s) is not supported: shardlp solves "
+                              "linear programs only", t.s,
+                           toupper((unsigned char)t.s[1]) == 'C' ? "continuous" : "integer");
+    return decode_fail(p, "unknown bound type '%.*s' (expected UP, LO, FX, FR, MI, PL, BV, LI "
+                          "or UI)", (int)(t.len > 20 ? 20 : t.len), t.s);
+}
+
+static void resolve_bound_col(parser_t *p, tok_t col, dline_t *d)
+{
+    d->col = arena_str(p, col);
+    d->colidx = slp_name_index_find(p->cols, d->col);
+    if (d->colidx < 0)
+        d->unknown++;
+}
+
+static int decode_bounds_free(parser_t *p, const tok_t *tok, int ntok, dline_t *d)
+{
+    if (ntok < 2)
+        return decode_fail(p, "BOUNDS line needs a type and a column name");
+    if (!decode_bound_type(p, tok[0], d))
+        return 0;
+    int rest = ntok - 1;
+    const tok_t *r = tok + 1;
+    if (bound_needs_value(d->btype)) {
+        if (rest == 2) { /* no set name */
+            d->set = "";
+            resolve_bound_col(p, r[0], d);
+            d->has_value = 1;
+            return decode_number(p, r[1], &d->value, "bound value");
+        }
+        if (rest == 3) {
+            d->set = arena_str(p, r[0]);
+            resolve_bound_col(p, r[1], d);
+            d->has_value = 1;
+            return decode_number(p, r[2], &d->value, "bound value");
+        }
+        return decode_fail(p, "BOUNDS line of type %.2s needs [set] column value", tok[0].s);
+    }
+    if (rest == 1) {
+        d->set = "";
+        resolve_bound_col(p, r[0], d);
+        return 1;
+    }
+    if (rest == 2) {
+        /* "MI col value" or "MI set col": prefer the reading whose column exists. */
+        double v;
+        const char *first = arena_str(p, r[0]);
+        if (slp_mps_parse_number(r[1].s, r[1].len, &v) && slp_name_index_find(p->cols, first) >= 0) {
+            d->set = "";
+            d->col = first;
+            d->colidx = slp_name_index_find(p->cols, first);
+            d->has_value = 1;
+            d->value = v;
+            return 1;
+        }
+        d->set = first;
+        resolve_bound_col(p, r[1], d);
+        return 1;
+    }
+    if (rest == 3) {
+        d->set = arena_str(p, r[0]);
+        resolve_bound_col(p, r[1], d);
+        d->has_value = 1;
+        return decode_number(p, r[2], &d->value, "bound value");
+    }
+    return decode_fail(p, "BOUNDS line has too many fields");
+}
+
+static int decode_bounds_fixed(parser_t *p, dline_t *d)
+{
+    tok_t type = fixed_field(p, 1), set = fixed_field(p, 2), col = fixed_field(p, 3),
+          val = fixed_field(p, 4);
+    if (!decode_bound_type(p, type, d))
+        return 0;
+    if (col.len == 0)
+        return decode_fail(p, "fixed-format BOUNDS line without a column name");
+    d->set = arena_str(p, set);
+    resolve_bound_col(p, col, d);
+    if (val.len || bound_needs_value(d->btype)) {
+        d->has_value = 1;
+        return decode_number(p, val, &d->value, "bound value");
+    }
+    return 1;
+}
+
+/* Decode the current data line for the current section: free format first,
+ * fixed format when the free reading fails or leaves names unresolved. */
+static slp_err decode_line(parser_t *p, dline_t *d)
+{
+    tok_t tok[MAX_TOKENS];
+    SLP_CALL(arena_reset(p));
+    int ntok = tokenize(p->line, p->line_len, tok);
+    int min_fields = 2, rows_names = 0;
+    switch (p->section) {
+    case SEC_COLUMNS: min_fields = 3; rows_names = 1; break;
+    case SEC_RHS:
+    case SEC_RANGES: rows_names = 1; break;
+    case SEC_BOUNDS: min_fields = 3; break;
+    default: break;
+    }
+    ntok = strip_comment(p, tok, ntok, min_fields, rows_names);
+    if (ntok > MAX_TOKENS)
+        return input_error(p, "too many fields on one line (%d)", ntok);
+
+    memset(d, 0, sizeof *d);
+    p->msg[0] = '\0';
+    int ok = 0;
+    switch (p->section) {
+    case SEC_ROWS: ok = decode_rows(p, tok, ntok, d); break;
+    case SEC_COLUMNS: ok = decode_columns_free(p, tok, ntok, d); break;
+    case SEC_RHS:
+    case SEC_RANGES: ok = decode_rhs_free(p, tok, ntok, d); break;
+    case SEC_BOUNDS: ok = decode_bounds_free(p, tok, ntok, d); break;
+    default: return input_error(p, "unexpected data line");
+    }
+    if (ok && d->unknown == 0)
+        return SLP_OK;
+
+    /* Try the fixed columns. */
+    char free_msg[sizeof p->msg];
+    memcpy(free_msg, p->msg, sizeof free_msg);
+    if (!fixed_gaps_blank(p)) {
+        if (ok)
+            return SLP_OK;
+        return input_error(p, "%s", free_msg);
+    }
+    dline_t fixed;
+    memset(&fixed, 0, sizeof fixed);
+    int fok = 0;
+    switch (p->section) {
+    case SEC_ROWS: {
+        tok_t f[2] = {fixed_field(p, 1), fixed_field(p, 2)};
+        fok = f[0].len > 0 && f[1].len > 0 && decode_rows(p, f, 2, &fixed);
+        break;
+    }
+    case SEC_COLUMNS: fok = decode_columns_fixed(p, &fixed); break;
+    case SEC_RHS:
+    case SEC_RANGES: fok = decode_rhs_fixed(p, &fixed); break;
+    case SEC_BOUNDS: fok = decode_bounds_fixed(p, &fixed); break;
+    default: break;
+    }
+    if (fok && (!ok || fixed.unknown < d->unknown)) {
+        *d = fixed;
+        return SLP_OK;
+    }
+    if (ok)
+        return SLP_OK; /* free reading with unresolved names: warned when applied */
+    return input_error(p, "%s", free_msg);
+}
+
+/* ---------------------------------------------------------------------------
+ * 5. applying decoded lines
+ * ------------------------------------------------------------------------- */
+
+static slp_err apply_row(parser_t *p, const dline_t *d)
+{
+    if (p->seen_columns)
+        return input_error(p, "ROWS data after the COLUMNS section");
+    int64_t code;
+    if (d->type == 'N') {
+        int is_obj = p->objname ? !strcmp(p->objname, d->name) : !p->obj_name;
+        if (is_obj && p->obj_name)
+            return input_error(p, "objective row '%s' declared twice", d->name);
+        code = is_obj ? CODE_OBJ : CODE_DROPPED;
+    } else {
+        code = p->m;
+    }
+    int inserted = 0;
+    SLP_CALL(slp_name_index_insert(p->rows, d->name, code, &inserted, NULL));
+    if (!inserted)
+        return input_error(p, "row '%s' declared twice", d->name);
+    if (code == CODE_OBJ) {
+        p->obj_name = slp_strdup(d->name);
+        if (!p->obj_name)
+            return SLP_ERR_NOMEM;
+        if (p->cb && p->cb->on_row)
+            SLP_CALL(p->cb->on_row(p->cb->user, SLP_MPS_OBJ_ROW, d->name, 'N'));
+    } else if (code == CODE_DROPPED) {
+        p->n_dropped_n++;
+    } else {
+        SLP_CALL(add_row(p, d->name, d->type));
+        if (p->cb && p->cb->on_row)
+            SLP_CALL(p->cb->on_row(p->cb->user, code, d->name, d->type));
+    }
+    return SLP_OK;
+}
+
+static slp_err apply_columns(parser_t *p, const dline_t *d)
+{
+    if (d->marker) {
+        p->in_int_block = d->marker == 1;
+        p->cur_col = -1;
+        return SLP_OK;
+    }
+    int64_t j = p->cur_col;
+    if (j < 0 || strcmp(p->col_names[j], d->first) != 0) {
+        j = slp_name_index_find(p->cols, d->first);
+        if (j >= 0) {
+            warn_at(p, W_SPLIT_COL, "column '%s' continues after other columns: entries merged",
+                    d->first);
+            if (p->in_int_block)
+                p->is_int[j] = 1;
+        } else {
+            SLP_CALL(add_col(p, d->first, &j));
+        }
+        p->cur_col = j;
+    }
+    for (int k = 0; k < d->npairs; k++) {
+        int64_t code = d->rcode[k];
+        double v = d->val[k];
+        if (code == CODE_UNKNOWN) {
+            warn_at(p, W_UNDEF_ROW, "row '%s' in COLUMNS is not declared in ROWS: entry ignored",
+                    d->rname[k]);
+            continue;
+        }
+        if (code == CODE_DROPPED) {
+            p->n_dropped_entries++;
+            continue;
+        }
+        if (fabs(v) >= SLP_MPS_INF)
+            return input_error(p, "coefficient %g of column '%s' in row '%s' is infinite "
+                                  "(|value| >= 1e20)", v, d->first, d->rname[k]);
+        if (code == CODE_OBJ) {
+            if (p->col_flags[j] & CF_OBJ) {
+                warn_at(p, W_DUP_OBJ, "column '%s' has a second objective coefficient %g: "
+                                      "ignored (first one kept)", d->first, v);
+                continue;
+            }
+            p->col_flags[j] |= CF_OBJ;
+            p->c[j] = v;
+            continue;
+        }
+        if (p->row_last_col[code] == j + 1) {
+            warn_at(p, W_DUP_ENTRY, "column '%s' has a second entry %g in row '%s': ignored "
+                                    "(first one kept)", d->first, v, d->rname[k]);
+            continue;
+        }
+        p->row_last_col[code] = j + 1;
+        p->nnz++;
+        if (p->cb && p->cb->on_entry)
+            SLP_CALL(p->cb->on_entry(p->cb->user, j, code, v));
+    }
+    return SLP_OK;
+}
+
+/* Sets: only the first RHS / RANGES / BOUNDS set is used. */
+static slp_err use_set(parser_t *p, int which, const char *set, int *use)
+{
+    *use = 1;
+    if (!p->set_name[which]) {
+        p->set_name[which] = slp_strdup(set);
+        return p->set_name[which] ? SLP_OK : SLP_ERR_NOMEM;
+    }
+    if (strcmp(p->set_name[which], set) != 0) {
+        *use = 0;
+        warn_at(p, W_OTHER_SET, "set '%s' ignored: only the first set '%s' is used", set,
+                p->set_name[which]);
+    }
+    return SLP_OK;
+}
+
+static slp_err apply_rhs(parser_t *p, const dline_t *d)
+{
+    int use;
+    SLP_CALL(use_set(p, 0, d->first, &use));
+    if (!use)
+        return SLP_OK;
+    for (int k = 0; k < d->npairs; k++) {
+        int64_t code = d->rcode[k];
+        double v = d->val[k];
+        const char *rn = d->rname[k];
+        if (code == CODE_UNKNOWN) {
+            warn_at(p, W_UNDEF_ROW, "row '%s' in RHS is not declared in ROWS: ignored", rn);
+            continue;
+        }
+        if (code == CODE_DROPPED)
+            continue;
+        if (code == CODE_OBJ) {
+            if (p->has_obj_const) {
+                warn_at(p, W_DUP_RHS, "second RHS %g on the objective row: ignored", v);
+                continue;
+            }
+            if (fabs(v) >= SLP_MPS_INF)
+                return input_error(p, "RHS %g of the objective row (objective constant) is "
+                                      "infinite", v);
+            p->has_obj_const = 1;
+            p->obj_const = v == 0.0 ? 0.0 : -v;
+            continue;
+        }
+        if (p->row_flags[code] & RF_RHS) {
+            warn_at(p, W_DUP_RHS, "row '%s' has a second RHS %g: ignored (first one kept)", rn, v);
+            continue;
+        }
+        char type = p->row_type[code];
+        if ((type == 'E' && fabs(v) >= SLP_MPS_INF) || (type == 'G' && v >= SLP_MPS_INF) ||
+            (type == 'L' && v <= -SLP_MPS_INF))
+            return input_error(p, "RHS %g of %c row '%s' is infinite: the row cannot be satisfied",
+                               v, type, rn);
+        if (v >= SLP_MPS_INF)
+            v = INFINITY;
+        else if (v <= -SLP_MPS_INF)
+            v = -INFINITY;
+        p->row_flags[code] |= RF_RHS;
+        p->rhs[code] = v;
+    }
+    return SLP_OK;
+}
+
+static slp_err apply_ranges(parser_t *p, const dline_t *d)
+{
+    int use;
+    SLP_CALL(use_set(p, 1, d->first, &use));
+    if (!use)
+        return SLP_OK;
+    for (int k = 0; k < d->npairs; k++) {
+        int64_t code = d->rcode[k];
+        double v = d->val[k];
+        const char *rn = d->rname[k];
+        if (code == CODE_UNKNOWN) {
+            warn_at(p, W_UNDEF_ROW, "row '%s' in RANGES is not declared in ROWS: ignored", rn);
+            continue;
+        }
+        if (code == CODE_OBJ || code == CODE_DROPPED) {
+            warn_at(p, W_RANGE_N, "RANGES value on N row '%s' ignored", rn);
+            continue;
+        }
+        if (p->row_flags[code] & RF_RANGE) {
+            warn_at(p, W_DUP_RANGE, "row '%s' has a second RANGES value %g: ignored", rn, v);
+            continue;
+        }
+        if (v >= SLP_MPS_INF)
+            v = INFINITY;
+        else if (v <= -SLP_MPS_INF)
+            v = -INFINITY;
+        p->row_flags[code] |= RF_RANGE;
+        p->range[code] = v;
+    }
+    return SLP_OK;
+}
+
+/* Set one side of a column's bounds unless a bound was already given there. */
+static int set_side(parser_t *p, int64_t j, unsigned flag, double v, const char *what)
+{
+    if (p->col_flags[j] & flag) {
+        warn_at(p, W_DUP_BOUND, "column '%s' has a second %s bound %g: ignored (first one kept)",
+                p->col_names[j], what, v);
+        return 0;
+    }
+    p->col_flags[j] |= (unsigned char)flag;
+    if (flag == CF_LOWER)
+        p->lv[j] = v;
+    else
+        p->uv[j] = v;
+    return 1;
+}
+
+static slp_err apply_bounds(parser_t *p, const dline_t *d)
+{
+    int use;
+    SLP_CALL(use_set(p, 2, d->set, &use));
+    if (!use)
+        return SLP_OK;
+    int64_t j = d->colidx;
+    if (j < 0) {
+        warn_at(p, W_UNDEF_COL, "bound on column '%s', which is not in COLUMNS: ignored", d->col);
+        return SLP_OK;
+    }
+    const char *cn = p->col_names[j];
+    double v = d->value;
+    if (d->has_value && !bound_needs_value(d->btype) && d->btype != BT_BV)
+        warn_at(p, W_BOUND_VALUE, "value %g on a free/infinite bound of column '%s' ignored", v,
+                cn);
+    switch (d->btype) {
+    case BT_LO:
+    case BT_LI:
+        if (v >= SLP_MPS_INF)
+            return input_error(p, "lower bound %g of column '%s' is +infinite", v, cn);
+        if (d->btype == BT_LI)
+            p->is_int[j] = 1;
+        if (d->btype == BT_LI && v > -SLP_MPS_INF && v != floor(v))
+            warn_at(p, W_FRAC_INT, "integer bound %g of column '%s' is fractional (kept)", v, cn);
+        set_side(p, j, CF_LOWER, v <= -SLP_MPS_INF ? -INFINITY : v, "lower");
+        break;
+    case BT_UP:
+    case BT_UI:
+        if (v <= -SLP_MPS_INF)
+            return input_error(p, "upper bound %g of column '%s' is -infinite", v, cn);
+        if (d->btype == BT_UI)
+            p->is_int[j] = 1;
+        if (d->btype == BT_UI && v < SLP_MPS_INF && v != floor(v))
+            warn_at(p, W_FRAC_INT, "integer bound %g of column '%s' is fractional (kept)", v, cn);
+        if (set_side(p, j, CF_UPPER, v >= SLP_MPS_INF ? INFINITY : v, "upper") && v < 0 &&
+            !(p->col_flags[j] & CF_LOWER)) {
+            warn_at(p, W_NEG_UP, "negative upper bound %g of column '%s' with no lower bound: "
+                                 "lower bound set to -inf", v, cn);
+            p->lv[j] = -INFINITY;
+        }
+        break;
+    case BT_FX:
+        if (fabs(v) >= SLP_MPS_INF)
+            return input_error(p, "fixed value %g of column '%s' is infinite", v, cn);
+        set_side(p, j, CF_LOWER, v, "lower");
+        set_side(p, j, CF_UPPER, v, "upper");
+        break;
+    case BT_FR:
+        set_side(p, j, CF_LOWER, -INFINITY, "lower");
+        set_side(p, j, CF_UPPER, INFINITY, "upper");
+        break;
+    case BT_MI: set_side(p, j, CF_LOWER, -INFINITY, "lower"); break;
+    case BT_PL: set_side(p, j, CF_UPPER, INFINITY, "upper"); break;
+    case BT_BV:
+        p->is_int[j] = 1;
+        set_side(p, j, CF_LOWER, 0.0, "lower");
+        set_side(p, j, CF_UPPER, 1.0, "upper");
+        break;
+    }
+    return SLP_OK;
+}
+
+/* ---------------------------------------------------------------------------
+ * 6. sections, main loop, result
+ * ------------------------------------------------------------------------- */
+
+static int parse_sense(tok_t t, int *sense)
+{
+    if (tok_is(t, "MAX") || tok_is(t, "MAXIMIZE") || tok_is(t, "MAXIMISE")) {
+        *sense = -1;
+        return 1;
+    }
+    if (tok_is(t, "MIN") || tok_is(t, "MINIMIZE") || tok_is(t, "MINIMISE")) {
+        *sense = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static slp_err set_objname(parser_t *p, tok_t t)
+{
+    if (p->seen_rows)
+        return input_error(p, "OBJNAME must come before ROWS");
+    free(p->objname);
+    p->objname = slp_malloc(t.len + 1);
+    if (!p->objname)
+        return SLP_ERR_NOMEM;
+    memcpy(p->objname, t.s, t.len);
+    p->objname[t.len] = '\0';
+    return SLP_OK;
+}
+
+static const char *unsupported_section(tok_t t)
+{
+    static const char *const quad[] = {"QUADOBJ", "QMATRIX", "QSECTION", "QCMATRIX"};
+    for (int k = 0; k < 4; k++)
+        if (tok_is(t, quad[k]))
+            return "quadratic";
+    if (tok_is(t, "CSECTION"))
+        return "conic";
+    if (tok_is(t, "SOS") || tok_is(t, "SETS"))
+        return "special-ordered-set";
+    if (tok_is(t, "INDICATORS"))
+        return "indicator-constraint";
+    if (tok_is(t, "GENCONS") || tok_is(t, "PWLOBJ") || tok_is(t, "PWLNAM") ||
+        tok_is(t, "PWLCON") || tok_is(t, "LAZYCONS") || tok_is(t, "USERCUTS") ||
+        tok_is(t, "BRANCH") || tok_is(t, "OBJSENSE2"))
+        return "non-LP";
+    return NULL;
+}
+
+static slp_err header_line(parser_t *p)
+{
+    tok_t tok[MAX_TOKENS];
+    int ntok = tokenize(p->line, p->line_len, tok);
+    tok_t key = tok[0];
+
+    if (p->objsense_pending && parse_sense(key, &p->sense)) {
+        p->objsense_pending = 0;
+        return SLP_OK;
+    }
+    p->objsense_pending = 0;
+    if (p->objname_pending && !tok_is(key, "ROWS") && !tok_is(key, "NAME")) {
+        p->objname_pending = 0;
+        return set_objname(p, key);
+    }
+    p->objname_pending = 0;
+
+    if (tok_is(key, "NAME")) {
+        /* The rest of the line, trimmed (may be empty or contain spaces). */
+        const char *s = key.s + key.len;
+        size_t len = p->line_len - (size_t)(s - p->line);
+        while (len > 0 && is_blank(*s))
+            s++, len--;
+        while (len > 0 && is_blank(s[len - 1]))
+            len--;
+        free(p->name);
+        p->name = slp_malloc(len + 1);
+        if (!p->name)
+            return SLP_ERR_NOMEM;
+        memcpy(p->name, s, len);
+        p->name[len] = '\0';
+        p->section = SEC_NAME;
+        return SLP_OK;
+    }
+    if (tok_is(key, "OBJSENSE") || tok_is(key, "OBJSENS")) {
+        if (ntok >= 2) {
+            if (!parse_sense(tok[1], &p->sense))
+                return input_error(p, "unknown objective sense '%.*s' (expected MIN or MAX)",
+                                   (int)(tok[1].len > 20 ? 20 : tok[1].len), tok[1].s);
+            p->section = SEC_NAME;
+        } else {
+            p->section = SEC_OBJSENSE;
+            p->objsense_pending = 1;
+        }
+        return SLP_OK;
+    }
+    if (tok_is(key, "OBJNAME")) {
+        if (ntok >= 2) {
+            SLP_CALL(set_objname(p, tok[1]));
+            p->section = SEC_NAME;
+        } else {
+            p->section = SEC_OBJNAME;
+            p->objname_pending = 1;
+        }
+        return SLP_OK;
+    }
+    if (tok_is(key, "ROWS")) {
+        if (p->seen_columns)
+            return input_error(p, "ROWS section after COLUMNS");
+        p->seen_rows = 1;
+        p->section = SEC_ROWS;
+        return SLP_OK;
+    }
+    if (tok_is(key, "COLUMNS")) {
+        if (!p->seen_rows)
+            return input_error(p, "COLUMNS section before ROWS");
+        p->seen_columns = 1;
+        p->section = SEC_COLUMNS;
+        p->cur_col = -1;
+        return SLP_OK;
+    }
+    if (tok_is(key, "RHS") || tok_is(key, "RANGES") || tok_is(key, "BOUNDS")) {
+        if (!p->seen_rows)
+            return input_error(p, "%.*s section before ROWS", (int)key.len, key.s);
+        p->section = tok_is(key, "RHS") ? SEC_RHS : tok_is(key, "RANGES") ? SEC_RANGES : SEC_BOUNDS;
+        return SLP_OK;
+    }
+    if (tok_is(key, "ENDATA")) {
+        p->section = SEC_END;
+        return SLP_OK;
+    }
+    const char *what = unsupported_section(key);
+    if (what)
+        return input_error(p, "section %.*s (%s) is not supported: shardlp solves linear "
+                              "programs only", (int)key.len, key.s, what);
+    return input_error(p, "unknown section '%.*s' (or a data line that does not start with a "
+                          "blank)", (int)(key.len > 40 ? 40 : key.len), key.s);
+}
+
+static slp_err data_line(parser_t *p)
+{
+    switch (p->section) {
+    case SEC_NONE:
+        return input_error(p, "data line before any section (is this an MPS file?)");
+    case SEC_NAME:
+        return input_error(p, "unexpected data line (not in ROWS, COLUMNS, RHS, RANGES or BOUNDS)");
+    case SEC_OBJSENSE: {
+        tok_t tok[MAX_TOKENS];
+        int ntok = tokenize(p->line, p->line_len, tok);
+        if (!p->objsense_pending || ntok < 1 || !parse_sense(tok[0], &p->sense))
+            return input_error(p, "OBJSENSE section needs one line MIN or MAX");
+        p->objsense_pending = 0;
+        return SLP_OK;
+    }
+    case SEC_OBJNAME: {
+        tok_t tok[MAX_TOKENS];
+        int ntok = tokenize(p->line, p->line_len, tok);
+        if (!p->objname_pending || ntok < 1)
+            return input_error(p, "OBJNAME section needs one line with the objective row name");
+        p->objname_pending = 0;
+        return set_objname(p, tok[0]);
+    }
+    default: break;
+    }
+    dline_t d;
+    SLP_CALL(decode_line(p, &d));
+    switch (p->section) {
+    case SEC_ROWS: return apply_row(p, &d);
+    case SEC_COLUMNS: return apply_columns(p, &d);
+    case SEC_RHS: return apply_rhs(p, &d);
+    case SEC_RANGES: return apply_ranges(p, &d);
+    case SEC_BOUNDS: return apply_bounds(p, &d);
+    default: return input_error(p, "unexpected data line");
+    }
+}
+
+/* After ENDATA: read what is left so that a compressed file's checksum and
+ * length are verified (a corrupted or cut .gz is an I/O error, not a model). */
+static slp_err check_stream_end(parser_t *p)
+{
+    while (gzread(p->file, p->line, (unsigned)(p->line_cap > INT32_MAX ? INT32_MAX : p->line_cap)) > 0)
+        ;
+    int zerr = 0;
+    const char *zmsg = gzerror(p->file, &zerr);
+    if (zerr != Z_OK)
+        return slp_error(SLP_ERR_IO, "%s: compressed data after ENDATA is corrupt or cut (%s)",
+                         p->path, zerr == Z_BUF_ERROR ? "unexpected end of file" : zmsg);
+    return SLP_OK;
+}
+
+static slp_err parse_file(parser_t *p)
+{
+    for (;;) {
+        slp_err err;
+        if (!read_line(p, &err)) {
+            if (err != SLP_OK)
+                return err;
+            break;
+        }
+        const char *s = p->line;
+        if (s[0] == '*')
+            continue; /* comment line */
+        size_t k = 0;
+        while (k < p->line_len && (is_blank(s[k])))
+            k++;
+        if (k == p->line_len)
+            continue; /* blank line */
+        if (k == 0)
+            SLP_CALL(header_line(p));
+        else
+            SLP_CALL(data_line(p));
+        if (p->section == SEC_END)
+            return check_stream_end(p);
+    }
+    if (p->lineno == 0)
+        return slp_error(SLP_ERR_INPUT, "%s: empty file", p->path);
+    return input_error(p, "end of file without ENDATA (truncated file?)");
+}
+
+/* Row bounds from type, RHS and RANGES (standard MPS rules). */
+static void row_bounds(char type, double rhs, int has_range, double r, double *lo, double *up)
+{
+    double a = fabs(r);
+    switch (type) {
+    case 'E':
+        if (!has_range || r == 0.0) {
+            *lo = *up = rhs;
+        } else if (r > 0) {
+            *lo = rhs;
+            *up = rhs + a;
+        } else {
+            *lo = rhs - a;
+            *up = rhs;
+        }
+        break;
+    case 'L':
+        *lo = has_range ? rhs - a : -INFINITY;
+        *up = rhs;
+        break;
+    default: /* 'G' */
+        *lo = rhs;
+        *up = has_range ? rhs + a : INFINITY;
+        break;
+    }
+}
+
+static void print_warning_summary(parser_t *p)
+{
+    if (p->quiet)
+        return;
+    for (int k = 0; k < W_COUNT; k++)
+        if (p->warn_count[k] > WARN_SHOWN)
+            slp_warn("%s: %lld %s in total (first %d shown)\n", p->path,
+                     (long long)p->warn_count[k], warn_names[k], WARN_SHOWN);
+}
+
+static void parser_free(parser_t *p)
+{
+    if (p->file)
+        gzclose(p->file);
+    free(p->line);
+    free(p->arena);
+    free(p->objname);
+    slp_name_index_destroy(&p->rows);
+    slp_name_index_destroy(&p->cols);
+    if (p->row_names)
+        for (int64_t i = 0; i < p->m; i++)
+            free(p->row_names[i]);
+    if (p->col_names)
+        for (int64_t j = 0; j < p->n; j++)
+            free(p->col_names[j]);
+    free(p->row_names);
+    free(p->row_type);
+    free(p->rhs);
+    free(p->range);
+    free(p->row_flags);
+    free(p->row_last_col);
+    free(p->col_names);
+    free(p->c);
+    free(p->lv);
+    free(p->uv);
+    free(p->col_flags);
+    free(p->is_int);
+    for (int k = 0; k < 3; k++)
+        free(p->set_name[k]);
+    free(p->name);
+    free(p->obj_name);
+}
+
+void slp_mps_result_free(slp_mps_result_t *res)
+{
+    if (!res)
+        return;
+    if (res->row_names)
+        for (int64_t i = 0; i < res->m; i++)
+            free(res->row_names[i]);
+    if (res->col_names)
+        for (int64_t j = 0; j < res->n; j++)
+            free(res->col_names[j]);
+    free(res->row_names);
+    free(res->col_names);
+    free(res->name);
+    free(res->obj_name);
+    free(res->lc);
+    free(res->uc);
+    free(res->c);
+    free(res->lv);
+    free(res->uv);
+    free(res->is_int);
+    memset(res, 0, sizeof *res);
+}
+
+/* Move the parser's tables into the result (shrinking nothing: the tables are
+ * at most twice their size). */
+static slp_err finish(parser_t *p, slp_mps_result_t *out)
+{
+    /* Row bounds, computed in place: rhs -> lc, range -> uc. */
+    for (int64_t i = 0; i < p->m; i++) {
+        double lo, up;
+        row_bounds(p->row_type[i], p->rhs[i], (p->row_flags[i] & RF_RANGE) != 0, p->range[i], &lo,
+                   &up);
+        p->rhs[i] = lo;
+        p->range[i] = up;
+    }
+    if (p->objname && !p->obj_name)
+        return slp_error(SLP_ERR_INPUT, "%s: OBJNAME '%s' is not an N row of the ROWS section",
+                         p->path, p->objname);
+    int64_t n_int = 0;
+    for (int64_t j = 0; j < p->n; j++)
+        n_int += p->is_int[j] != 0;
+    print_warning_summary(p);
+    if (n_int > 0 && !p->quiet)
+        slp_warn("%s: %lld integer column%s relaxed to continuous (shardlp solves the LP "
+                 "relaxation)\n", p->path, (long long)n_int, n_int == 1 ? "" : "s");
+
+    memset(out, 0, sizeof *out);
+    if (!p->name && !(p->name = slp_strdup("")))
+        return SLP_ERR_NOMEM;
+    if (!p->obj_name && !(p->obj_name = slp_strdup("")))
+        return SLP_ERR_NOMEM;
+    out->name = p->name, p->name = NULL;
+    out->obj_name = p->obj_name, p->obj_name = NULL;
+    out->sense = p->sense;
+    out->obj_const = p->obj_const;
+    out->m = p->m;
+    out->n = p->n;
+    out->nnz = p->nnz;
+    out->row_names = p->row_names, p->row_names = NULL;
+    out->col_names = p->col_names, p->col_names = NULL;
+    out->lc = p->rhs, p->rhs = NULL;
+    out->uc = p->range, p->range = NULL;
+    out->c = p->c, p->c = NULL;
+    out->lv = p->lv, p->lv = NULL;
+    out->uv = p->uv, p->uv = NULL;
+    out->is_int = p->is_int, p->is_int = NULL;
+    out->n_int = n_int;
+    return SLP_OK;
+}
+
+slp_err slp_mps_parse(const char *path, const slp_mps_callbacks_t *cb, slp_mps_result_t *out)
+{
+    memset(out, 0, sizeof *out);
+    parser_t p;
+    memset(&p, 0, sizeof p);
+    p.path = path;
+    p.cb = cb;
+    p.quiet = cb ? cb->quiet : 0;
+    p.sense = 1;
+    p.cur_col = -1;
+    p.file = gzopen(path, "rb");
+    if (!p.file)
+        return slp_error(SLP_ERR_IO, "%s: cannot open: %s", path,
+                         errno ? strerror(errno) : "gzopen failed");
+    gzbuffer(p.file, 1 << 18);
+    slp_err err = SLP_OK;
+    p.line_cap = 1 << 16;
+    p.line = slp_malloc(p.line_cap);
+    if (!p.line)
+        err = SLP_ERR_NOMEM;
+    if (!err)
+        err = slp_name_index_create(1024, &p.rows);
+    if (!err)
+        err = slp_name_index_create(1024, &p.cols);
+    if (!err)
+        err = parse_file(&p);
+    if (!err)
+        err = finish(&p, out);
+    if (err)
+        slp_mps_result_free(out);
+    parser_free(&p);
+    return err;
+}

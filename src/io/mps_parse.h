@@ -1,0 +1,107 @@
+/* Streaming MPS parser (free and fixed format, plain or gzip).
+ *
+ * The parser reads the file once, line by line, and keeps only O(m + n) state:
+ * row and column names (with hash indexes), row types, right-hand sides and
+ * ranges, objective coefficients, column bounds and flags. Matrix entries are
+ * NOT stored: each one is handed to the caller's on_entry callback as soon as
+ * it is read. slp_mps_read builds an in-memory model on top of this; a
+ * bounded-memory converter can instead stream the entries to disk (and may
+ * call slp_mps_parse twice: a counting pass and a distributing pass).
+ *
+ * Index conventions
+ *   - Constraint rows are numbered 0..m-1 in the order the ROWS section
+ *     declares them, skipping N rows. The first N row (or the one named by
+ *     OBJNAME) is the objective; the other N rows are dropped together with
+ *     all their COLUMNS/RHS entries (RANGES on them: warning).
+ *   - Columns are numbered 0..n-1 in order of first appearance in COLUMNS.
+ *
+ * What the parser resolves itself (see docs/mps.md for the reasons):
+ *   - duplicates: a repeated (column, row) entry within one contiguous run of a
+ *     column's lines, a repeated objective coefficient, RHS, RANGE, or a second
+ *     bound on the same side of a column: the FIRST value wins, the later ones
+ *     are ignored with a warning (HiGHS behaviour). A column whose lines are
+ *     split into several runs is merged (warning); duplicates across runs are
+ *     NOT detected here: on_entry may then see the same (col, row) twice, and
+ *     the consumer must keep the first (slp_mps_read does).
+ *   - names that are not declared (rows in COLUMNS/RHS/RANGES, columns in
+ *     BOUNDS): warning, entry ignored.
+ *   - RHS on the objective row: obj_const = -value. RANGES -> row bounds.
+ *     Bounds -> lv/uv, including "negative UP with no explicit lower bound sets
+ *     the lower bound to -inf" (warning). |value| >= 1e20 is infinite.
+ *   - integer markers and BV/LI/UI: the column is flagged in is_int and relaxed;
+ *     one warning per file.
+ *   - only the first RHS / RANGES / BOUNDS set is used (warning for others).
+ *
+ * Errors (SLP_ERR_INPUT, message "PATH:LINE: ...") for: unknown sections,
+ * quadratic/conic/SOS/indicator sections, SC/SI and unknown bound types,
+ * malformed lines, non-numeric values, NaN/Inf text, infinite matrix or
+ * objective coefficients, bounds infinite on the wrong side, a row declared
+ * twice, data before any section, missing ENDATA. I/O problems: SLP_ERR_IO.
+ *
+ * Every pointer passed to a callback is borrowed and valid only during the
+ * call. A callback returning non-SLP_OK stops the parse with that code.
+ */
+#ifndef SLP_MPS_PARSE_H
+#define SLP_MPS_PARSE_H
+
+#include <stdint.h>
+
+#include "core/error.h"
+
+/* Row "index" of the objective row in on_row. */
+#define SLP_MPS_OBJ_ROW ((int64_t)-1)
+
+typedef struct slp_mps_callbacks {
+    void *user; /* passed back to every callback */
+    /* A row declared in ROWS: row = 0..m-1 for E/L/G, SLP_MPS_OBJ_ROW for the
+     * objective. Dropped N rows are not reported. May be NULL. */
+    slp_err (*on_row)(void *user, int64_t row, const char *name, char type);
+    /* A new column (first appearance in COLUMNS), col = 0..n-1, in order.
+     * is_int: inside an integer MARKER block. May be NULL. */
+    slp_err (*on_column)(void *user, int64_t col, const char *name, int is_int);
+    /* A constraint-matrix entry (objective entries go to result.c instead).
+     * Explicit zeros are passed on. Entries of a column arrive together unless
+     * the file splits the column; rows within a column arrive in file order
+     * (not necessarily sorted). May be NULL (e.g. a pass that only wants the
+     * vectors). */
+    slp_err (*on_entry)(void *user, int64_t col, int64_t row, double value);
+    int quiet; /* 1: no warnings (e.g. the second pass of a two-pass reader) */
+} slp_mps_callbacks_t;
+
+/* Everything but the matrix, filled when slp_mps_parse returns SLP_OK. All
+ * arrays are malloc'd and owned by the result: a caller may take one over by
+ * copying the pointer and setting the field to NULL before
+ * slp_mps_result_free. */
+typedef struct slp_mps_result {
+    char *name;          /* NAME ("" if none) */
+    char *obj_name;      /* objective row name ("" if the file has no N row) */
+    int sense;           /* +1 minimise, -1 maximise (OBJSENSE) */
+    double obj_const;    /* minus the RHS of the objective row */
+    int64_t m, n;        /* constraint rows, columns */
+    int64_t nnz;         /* entries passed to on_entry */
+    char **row_names;    /* [m] */
+    char **col_names;    /* [n] */
+    double *lc, *uc;     /* [m] row bounds (from type, RHS and RANGES) */
+    double *c;           /* [n] objective coefficients, as in the file (not negated) */
+    double *lv, *uv;     /* [n] column bounds */
+    unsigned char *is_int; /* [n] 1: integer in the file (relaxed here) */
+    int64_t n_int;       /* number of columns flagged integer */
+} slp_mps_result_t;
+
+/* Parse `path` (plain or gzip, detected from the content). On failure the
+ * result is left empty (all NULL) and the error message names path:line. */
+slp_err slp_mps_parse(const char *path, const slp_mps_callbacks_t *cb, slp_mps_result_t *out);
+
+/* Free what the result still owns; accepts a zeroed or partly taken result. */
+void slp_mps_result_free(slp_mps_result_t *res);
+
+/* Parse one MPS number: optional sign, digits, '.', exponent with e/E/d/D
+ * (Fortran D exponents accepted). Returns 1 and *out on success; 0 when the
+ * text is not a finite-looking number (NaN, Inf, letters, trailing garbage).
+ * Overflow (1e999) gives +-HUGE_VAL, which callers treat as infinite. */
+int slp_mps_parse_number(const char *text, size_t len, double *out);
+
+/* |value| >= SLP_MPS_INF means infinite (the MPS convention). */
+#define SLP_MPS_INF 1e20
+
+#endif

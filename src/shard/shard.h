@@ -1,0 +1,209 @@
+/* Shard directories, format version 1 (DESIGN.md section 6, docs/shard-format.md).
+ *
+ * A shard directory holds one model cut into an R x C grid of blocks:
+ *   manifest.json           sizes, grid, cut points, sense, and every file with its checksum
+ *   block_R_C.bin           CSR of A_rc (block-local indices)
+ *   col_C.bin / row_R.bin   column slice (obj, lv, uv) / row slice (lc, uc)
+ *   colnames_C.bin / rownames_R.bin   optional names
+ * and a sharded solution directory holds
+ *   solution.json           status, objective, sizes, grid, files with checksums
+ *   x_C.bin / y_R.bin       primal + reduced-cost slice / dual + row-activity slice
+ *
+ * Readers verify magic, version, header checksum, sizes against the manifest, grid
+ * position and the payload checksum, and name the file in every error. Writers
+ * write into a temporary directory and rename it into place, so a failure never
+ * leaves a partial directory behind. */
+#ifndef SLP_SHARD_H
+#define SLP_SHARD_H
+
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/local_problem.h"
+#include "core/model.h"
+#include "grid/grid.h"
+
+#define SLP_SHARD_VERSION 1
+#define SLP_SHARD_MANIFEST "manifest.json"
+#define SLP_SOLUTION_MANIFEST "solution.json"
+
+/* Role of a file in a shard or solution directory. */
+typedef enum {
+    SLP_SHARD_BLOCK = 0,     /* block_R_C.bin: CSR of A_rc */
+    SLP_SHARD_COL_SLICE = 1, /* col_C.bin: obj, lv, uv of column block c */
+    SLP_SHARD_ROW_SLICE = 2, /* row_R.bin: lc, uc of row block r */
+    SLP_SHARD_COL_NAMES = 3, /* colnames_C.bin */
+    SLP_SHARD_ROW_NAMES = 4, /* rownames_R.bin */
+    SLP_SHARD_SOL_X = 5,     /* x_C.bin: x and reduced costs of column block c */
+    SLP_SHARD_SOL_Y = 6      /* y_R.bin: y and row activity A x of row block r */
+} slp_shard_role;
+
+/* One file listed in a manifest. */
+typedef struct slp_shard_file {
+    char path[48];  /* file name inside the directory */
+    int role;       /* slp_shard_role */
+    int r, c;       /* block coordinates; -1 where not applicable */
+    int64_t bytes;  /* whole file size */
+    uint32_t crc32; /* zlib crc32 of every byte but the 4-byte trailer (= the trailer) */
+} slp_shard_file_t;
+
+/* manifest.json of a shard directory. Owned arrays; free with slp_shard_manifest_free. */
+typedef struct slp_shard_manifest {
+    int version;
+    char *name;             /* model name ("" if none) */
+    int64_t m, n, nnz;      /* global sizes */
+    int R, C;               /* grid */
+    int64_t *row_off;       /* [R+1] */
+    int64_t *col_off;       /* [C+1] */
+    int64_t *block_nnz;     /* [R*C] row-major: nonzeros of block (r, c) at r*C + c */
+    int sense;              /* +1 minimize, -1 maximize */
+    double obj_const;
+    int has_names;          /* 1 when rownames_* and colnames_* exist */
+    int64_t nfiles;
+    slp_shard_file_t *files; /* [nfiles] */
+} slp_shard_manifest_t;
+
+void slp_shard_manifest_free(slp_shard_manifest_t *man);
+/* The manifest's entry for (role, r, c) or NULL. */
+const slp_shard_file_t *slp_shard_manifest_find(const slp_shard_manifest_t *man, int role, int r,
+                                                int c);
+
+/* ---- Reading ---------------------------------------------------------------------- */
+
+/* Read and validate DIR/manifest.json (not collective). */
+slp_err slp_shard_read_manifest(const char *dir, slp_shard_manifest_t *out);
+
+/* Read block (r, c) and its slices as the rank at (r, c) of the manifest's grid would
+ * (not collective; this is what each rank does, callable for any (r, c) so one
+ * process can simulate a grid). */
+slp_err slp_shard_read_block(const char *dir, const slp_shard_manifest_t *man, int r, int c,
+                             slp_local_problem_t *out);
+
+/* Collective over grid->world: each rank reads the manifest and only its own block
+ * and slices. Fails on every rank when the grid (or world size) does not match the
+ * manifest, or when any rank fails; the message on each rank says what went wrong
+ * (the failing rank's own error, or which rank failed). */
+slp_err slp_shard_read_local(const char *dir, slp_grid_t *grid, slp_local_problem_t *out);
+
+/* Collective over the world, before a grid exists: read the manifest on every rank and
+ * check that the world size equals R * C (same message on every rank otherwise). */
+slp_err slp_shard_read_manifest_all(const char *dir, slp_shard_manifest_t *out);
+
+/* Names of one row block (is_row = 1, block = r) or column block (is_row = 0, block = c).
+ * Without name files, names are generated "R<i>" / "C<j>" with global indices. */
+typedef struct slp_shard_names {
+    int64_t count;      /* names in the block */
+    const char **name;  /* [count], pointing into data */
+    char *data;         /* owned storage */
+} slp_shard_names_t;
+slp_err slp_shard_read_names(const char *dir, const slp_shard_manifest_t *man, int is_row,
+                             int block, slp_shard_names_t *out);
+void slp_shard_names_free(slp_shard_names_t *names);
+
+/* ---- Writing (converter) ----------------------------------------------------------- */
+
+/* A model streamed in passes, for the bounded-memory converter. One call of scan is one
+ * pass over the input: entry(user, i, j, v) is called for every matrix entry (0-based
+ * global row i and column j, any order, each (i, j) at most once). When skeleton is not
+ * NULL, the pass also returns the model without its matrix (m, n, nnz = 0, vectors,
+ * names, sense, constant; col_ptr/row_idx/val unused). */
+typedef slp_err (*slp_shard_entry_fn)(void *user, int64_t i, int64_t j, double v);
+typedef struct slp_shard_source {
+    void *ctx;
+    slp_err (*scan)(void *ctx, slp_shard_entry_fn entry, void *user, slp_model_t **skeleton);
+} slp_shard_source_t;
+
+/* A source over an in-memory model (entries in column order). */
+void slp_shard_model_source(const slp_model_t *model, slp_shard_source_t *out);
+
+/* A source over an MPS file (plain or gzip) through the streaming parser: each pass
+ * re-parses the file; only O(m + n) vectors and names are kept. A (row, column) entry
+ * repeated across split runs of a column is an error on this path. */
+void slp_shard_mps_source(const char *path, slp_shard_source_t *out);
+
+/* One pass of src: nonzeros per row [m] and per column [n] (malloc'd) and the model's
+ * skeleton (sizes, vectors, names; destroy with slp_model_destroy). */
+slp_err slp_shard_count(const slp_shard_source_t *src, int64_t **row_nnz, int64_t **col_nnz,
+                        slp_model_t **skeleton);
+
+/* Whole-model converter: cut points balanced by nonzeros, one block file per (r, c).
+ * Writes DIR atomically (temporary directory renamed into place). */
+slp_err slp_shard_write_model(const slp_model_t *model, int R, int C, const char *dir);
+
+/* Bounded-memory converter: two passes over the source (counts and cuts, then the
+ * entries through per-block bucket files and chunked CSR assembly). Matrix buffers
+ * stay within about mem_budget bytes (floor: 4 KiB per block, one row per chunk);
+ * O(m + n) vectors are held. Output is byte-identical to slp_shard_write_model. */
+slp_err slp_shard_write_stream(const slp_shard_source_t *src, int R, int C, int64_t mem_budget,
+                               const char *dir);
+
+/* ---- Sizing and the communication model -------------------------------------------- */
+
+/* Bytes a rank reads from its shard: matrix = (m_loc+1)*8 + nnz_rc*12 (row pointers,
+ * 32-bit column indices, values); vectors = 3*8*n_loc + 2*8*m_loc (column and row slice). */
+void slp_shard_rank_bytes(const slp_shard_manifest_t *man, int r, int c, int64_t *matrix_bytes,
+                          int64_t *vector_bytes);
+
+/* Modelled communication of the dense plan, in logical scalar-hops per PDHG iteration:
+ * A x summed over each row_comm (C members, m_r values): a reduction to a root moves
+ * (C-1)*m_r scalars and the dissemination of the sum (C-1)*m_r more; likewise A^T y
+ * over each col_comm: 2*(R-1)*n_c. Total 2*(C-1)*m + 2*(R-1)*n. */
+void slp_shard_dense_hops(int64_t m, int64_t n, int R, int C, int64_t *ax_hops,
+                          int64_t *aty_hops);
+
+/* Pick the smallest grid (fewest ranks, then the most square, R <= C preferred) whose
+ * largest per-rank matrix + vector bytes (slp_shard_rank_bytes) fit in mem_per_rank.
+ * Needs the row and column nonzero counts and uses extra passes of src for candidates
+ * whose largest block is not bounded from the counts alone. */
+slp_err slp_shard_pick_grid(const slp_shard_source_t *src, int64_t m, int64_t n,
+                            const int64_t *row_nnz, const int64_t *col_nnz, int64_t mem_per_rank,
+                            int *R, int *C, int64_t *max_rank_bytes);
+
+/* ---- Sharded solution ------------------------------------------------------------- */
+
+/* solution.json. */
+typedef struct slp_shard_solution_manifest {
+    int version;
+    char status[32];        /* "optimal", "primal_infeasible", ... */
+    double objective;       /* in the user's sense (may be non-finite) */
+    double dual_objective;
+    int64_t iterations;
+    int64_t m, n;
+    int R, C;
+    int64_t *row_off;       /* [R+1] */
+    int64_t *col_off;       /* [C+1] */
+    int64_t nfiles;
+    slp_shard_file_t *files; /* x_c (role SOL_X) for every c, y_r (SOL_Y) for every r */
+} slp_shard_solution_manifest_t;
+void slp_shard_solution_manifest_free(slp_shard_solution_manifest_t *man);
+
+/* Write one solution slice file DIR/x_C.bin (kind SLP_SHARD_SOL_X: v1 = x, v2 = reduced
+ * costs, len = n_loc of column block `block`) or DIR/y_R.bin (SLP_SHARD_SOL_Y: v1 = y,
+ * v2 = row activity, len = m_loc). Not collective. On success *info describes the file
+ * for the solution manifest. The file is written as NAME.tmp and renamed. */
+slp_err slp_shard_write_solution_slice(const char *dir, int kind, int R, int C, int block,
+                                       int64_t lo, int64_t len, int64_t m, int64_t n,
+                                       const double *v1, const double *v2,
+                                       slp_shard_file_t *info);
+/* Write DIR/solution.json (rank 0, after all slices; atomically). */
+slp_err slp_shard_write_solution_manifest(const char *dir,
+                                          const slp_shard_solution_manifest_t *man);
+
+/* Collective over grid->world: the whole sharded solution. Rank (0, c) writes x_c
+ * (x and reduced costs rc, both [n_loc]); rank (r, 0) writes y_r (y and row activity ax,
+ * both [m_loc]); rank 0 then writes solution.json listing every file. The directory is
+ * built as DIR.tmp.<pid> and renamed to DIR at the end (an existing DIR is replaced only
+ * if it is empty or holds solution.json). Fails on every rank if any rank fails. */
+slp_err slp_shard_write_solution(const char *dir, slp_grid_t *grid, const slp_local_problem_t *lp,
+                                 const char *status, double objective, double dual_objective,
+                                 int64_t iterations, const double *x, const double *rc,
+                                 const double *y, const double *ax);
+
+slp_err slp_shard_read_solution_manifest(const char *dir, slp_shard_solution_manifest_t *out);
+/* Read one slice: kind SLP_SHARD_SOL_X (block = c) or SLP_SHARD_SOL_Y (block = r).
+ * *v1 and *v2 are allocated with *len entries each. */
+slp_err slp_shard_read_solution_slice(const char *dir, const slp_shard_solution_manifest_t *man,
+                                      int kind, int block, int64_t *len, double **v1,
+                                      double **v2);
+
+#endif

@@ -1,0 +1,163 @@
+/* Sizing: bytes per rank, the dense communication model, and the automatic grid. */
+#include "shard_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void rank_bytes(int64_t m_loc, int64_t n_loc, int64_t nnz, int64_t *matrix, int64_t *vectors)
+{
+    *matrix = (m_loc + 1) * 8 + nnz * 12;
+    *vectors = 24 * n_loc + 16 * m_loc;
+}
+
+void slp_shard_rank_bytes(const slp_shard_manifest_t *man, int r, int c, int64_t *matrix_bytes,
+                          int64_t *vector_bytes)
+{
+    rank_bytes(man->row_off[r + 1] - man->row_off[r], man->col_off[c + 1] - man->col_off[c],
+               man->block_nnz[(int64_t)r * man->C + c], matrix_bytes, vector_bytes);
+}
+
+void slp_shard_dense_hops(int64_t m, int64_t n, int R, int C, int64_t *ax_hops, int64_t *aty_hops)
+{
+    /* Sum over the R row_comms of 2 (C-1) m_r = 2 (C-1) m; likewise for the columns. */
+    *ax_hops = 2 * (int64_t)(C - 1) * m;
+    *aty_hops = 2 * (int64_t)(R - 1) * n;
+}
+
+/* Candidates of one pass: block nonzero counts for several grids at once. */
+typedef struct cand {
+    int R, C;
+    int64_t *row_off, *col_off, *nnz; /* [R+1], [C+1], [R*C] */
+} cand_t;
+
+typedef struct batch {
+    cand_t *cand;
+    int count;
+} batch_t;
+
+static slp_err batch_entry(void *user, int64_t i, int64_t j, double v)
+{
+    batch_t *b = user;
+    (void)v;
+    for (int k = 0; k < b->count; k++) {
+        cand_t *cd = &b->cand[k];
+        int r = slp_shard_block_of(cd->row_off, cd->R, i), c = slp_shard_block_of(cd->col_off, cd->C, j);
+        cd->nnz[(int64_t)r * cd->C + c]++;
+    }
+    return SLP_OK;
+}
+
+/* Largest per-rank bytes of a candidate from its block counts. */
+static int64_t cand_max_bytes(const cand_t *cd)
+{
+    int64_t worst = 0;
+    for (int r = 0; r < cd->R; r++)
+        for (int c = 0; c < cd->C; c++) {
+            int64_t mat, vec;
+            rank_bytes(cd->row_off[r + 1] - cd->row_off[r], cd->col_off[c + 1] - cd->col_off[c],
+                       cd->nnz[(int64_t)r * cd->C + c], &mat, &vec);
+            if (mat + vec > worst)
+                worst = mat + vec;
+        }
+    return worst;
+}
+
+static void cand_free(cand_t *cd)
+{
+    free(cd->row_off);
+    free(cd->col_off);
+    free(cd->nnz);
+    memset(cd, 0, sizeof *cd);
+}
+
+#define SLP_MAX_AUTO_RANKS 65536
+#define SLP_BATCH 16
+
+slp_err slp_shard_pick_grid(const slp_shard_source_t *src, int64_t m, int64_t n,
+                            const int64_t *row_nnz, const int64_t *col_nnz, int64_t mem_per_rank,
+                            int *R_out, int *C_out, int64_t *max_rank_bytes)
+{
+    int64_t nnz = 0;
+    for (int64_t i = 0; i < m; i++)
+        nnz += row_nnz[i];
+    for (int P = 1; P <= SLP_MAX_AUTO_RANKS; P++) {
+        /* Every factorisation, most square first, R <= C before R > C. */
+        cand_t cand[SLP_BATCH];
+        int count = 0;
+        for (int d = 1; d * d <= P; d++) {
+            if (P % d)
+                continue;
+            int pairs[2][2] = {{d, P / d}, {P / d, d}};
+            for (int s = 0; s < (d * d == P ? 1 : 2); s++) {
+                int R = pairs[s][0], C = pairs[s][1];
+                if ((R > 1 && R > m) || (C > 1 && C > n) || count == SLP_BATCH)
+                    continue;
+                cand_t *cd = &cand[count];
+                memset(cd, 0, sizeof *cd);
+                cd->R = R;
+                cd->C = C;
+                cd->row_off = slp_malloc((size_t)(R + 1) * sizeof(int64_t));
+                cd->col_off = slp_malloc((size_t)(C + 1) * sizeof(int64_t));
+                cd->nnz = slp_calloc((size_t)R * (size_t)C, sizeof(int64_t));
+                if (!cd->row_off || !cd->col_off || !cd->nnz) {
+                    cand_free(cd);
+                    for (int k = 0; k < count; k++)
+                        cand_free(&cand[k]);
+                    return SLP_ERR_NOMEM;
+                }
+                slp_balanced_cuts(row_nnz, m, R, cd->row_off);
+                slp_balanced_cuts(col_nnz, n, C, cd->col_off);
+                count++;
+            }
+        }
+        /* Cheap bounds first: the block of (r, c) has at most min(nnz of row block r,
+         * nnz of column block c) entries and the largest has at least nnz / P. */
+        int any = 0;
+        for (int k = 0; k < count; k++) {
+            cand_t *cd = &cand[k];
+            int64_t lb_vec = 0;
+            for (int r = 0; r < cd->R; r++)
+                for (int c = 0; c < cd->C; c++) {
+                    int64_t mat, vec;
+                    rank_bytes(cd->row_off[r + 1] - cd->row_off[r],
+                               cd->col_off[c + 1] - cd->col_off[c], 0, &mat, &vec);
+                    if (mat + vec > lb_vec)
+                        lb_vec = mat + vec;
+                }
+            if (lb_vec + (nnz + P - 1) / P * 12 <= mem_per_rank)
+                any = 1;
+        }
+        slp_err rc = SLP_OK;
+        if (any) {
+            batch_t b = {cand, count};
+            rc = src->scan(src->ctx, batch_entry, &b, NULL);
+        }
+        int pick = -1;
+        int64_t pick_bytes = 0;
+        for (int k = 0; rc == SLP_OK && any && k < count && pick < 0; k++) {
+            int64_t bytes = cand_max_bytes(&cand[k]);
+            if (bytes <= mem_per_rank) {
+                pick = k;
+                pick_bytes = bytes;
+            }
+        }
+        if (pick >= 0) {
+            *R_out = cand[pick].R;
+            *C_out = cand[pick].C;
+            if (max_rank_bytes)
+                *max_rank_bytes = pick_bytes;
+        }
+        for (int k = 0; k < count; k++)
+            cand_free(&cand[k]);
+        SLP_CALL(rc);
+        if (pick >= 0)
+            return SLP_OK;
+        if (P >= m * n && P > 1)
+            break;
+    }
+    return slp_error(SLP_ERR_INPUT,
+                     "no grid of up to %d ranks fits %lld bytes per rank (m = %lld, n = %lld, "
+                     "nnz = %lld); raise --mem-per-rank",
+                     SLP_MAX_AUTO_RANKS, (long long)mem_per_rank, (long long)m, (long long)n,
+                     (long long)nnz);
+}

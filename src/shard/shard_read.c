@@ -1,0 +1,277 @@
+/* Reading a shard directory: one rank's block and slices (or any (r, c), for tests and
+ * tools), the collective per-rank read with agreed failure, and name files. */
+#include "shard_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Open the manifest's file (role, r, c) and check the header's position fields. */
+static slp_err open_checked(const char *dir, const slp_shard_manifest_t *man, int role, int r,
+                            int c, slp_fr_t *rd)
+{
+    const slp_shard_file_t *e = slp_shard_manifest_find(man, role, r, c);
+    if (!e)
+        return slp_error(SLP_ERR_INPUT, "%s/%s: no %s file listed for r=%d c=%d", dir,
+                         SLP_SHARD_MANIFEST, slp_shard_role_name(role), r, c);
+    SLP_CALL(slp_fr_open(rd, dir, e));
+    const slp_shard_header_t *h = &rd->h;
+    SLP_CALL(slp_fr_expect(rd, "R (grid rows)", h->R, man->R));
+    SLP_CALL(slp_fr_expect(rd, "C (grid columns)", h->C, man->C));
+    SLP_CALL(slp_fr_expect(rd, "r", h->r, r));
+    SLP_CALL(slp_fr_expect(rd, "c", h->c, c));
+    SLP_CALL(slp_fr_expect(rd, "m", h->m, man->m));
+    SLP_CALL(slp_fr_expect(rd, "n", h->n, man->n));
+    if (r >= 0) {
+        SLP_CALL(slp_fr_expect(rd, "row_lo", h->row_lo, man->row_off[r]));
+        SLP_CALL(slp_fr_expect(rd, "m_loc", h->m_loc, man->row_off[r + 1] - man->row_off[r]));
+    }
+    if (c >= 0) {
+        SLP_CALL(slp_fr_expect(rd, "col_lo", h->col_lo, man->col_off[c]));
+        SLP_CALL(slp_fr_expect(rd, "n_loc", h->n_loc, man->col_off[c + 1] - man->col_off[c]));
+    }
+    return SLP_OK;
+}
+
+static slp_err read_block_file(const char *dir, const slp_shard_manifest_t *man, int r, int c,
+                               slp_local_problem_t *lp)
+{
+    slp_fr_t rd;
+    slp_err rc = open_checked(dir, man, SLP_SHARD_BLOCK, r, c, &rd);
+    int64_t m_loc = lp->m_loc, nnz = man->block_nnz[(int64_t)r * man->C + c];
+    if (rc == SLP_OK)
+        rc = slp_fr_expect(&rd, "nnz", rd.h.count, nnz);
+    if (rc == SLP_OK)
+        rc = slp_fr_expect(&rd, "payload size", rd.h.payload_bytes,
+                           (m_loc + 1) * 8 + nnz * 12 + (nnz & 1) * 4);
+    if (rc == SLP_OK)
+        rc = slp_csr_create(m_loc, lp->n_loc, nnz, &lp->A);
+    if (rc == SLP_OK)
+        rc = slp_fr_i64(&rd, lp->A.row_ptr, m_loc + 1);
+    if (rc == SLP_OK)
+        rc = slp_fr_i32(&rd, lp->A.col_idx, nnz);
+    unsigned char pad[4];
+    if (rc == SLP_OK && (nnz & 1))
+        rc = slp_fr_bytes(&rd, pad, 4);
+    if (rc == SLP_OK)
+        rc = slp_fr_f64(&rd, lp->A.val, nnz);
+    if (rc == SLP_OK)
+        rc = slp_fr_finish(&rd);
+    /* Structure (after the checksum, so this only catches a writer bug or a forged file). */
+    if (rc == SLP_OK) {
+        const slp_csr_t *A = &lp->A;
+        char name[64];
+        slp_shard_file_name(SLP_SHARD_BLOCK, r, c, name, sizeof name);
+        if (A->row_ptr[0] != 0 || A->row_ptr[m_loc] != nnz)
+            rc = slp_error(SLP_ERR_INPUT, "%s/%s: row pointers do not run from 0 to nnz", dir, name);
+        for (int64_t i = 0; rc == SLP_OK && i < m_loc; i++) {
+            if (A->row_ptr[i + 1] < A->row_ptr[i]) {
+                rc = slp_error(SLP_ERR_INPUT, "%s/%s: row pointers decrease at row %lld", dir, name,
+                               (long long)i);
+                break;
+            }
+            for (int64_t k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++)
+                if (A->col_idx[k] < 0 || A->col_idx[k] >= lp->n_loc ||
+                    (k > A->row_ptr[i] && A->col_idx[k] <= A->col_idx[k - 1])) {
+                    rc = slp_error(SLP_ERR_INPUT,
+                                   "%s/%s: column indices of row %lld out of range or unsorted",
+                                   dir, name, (long long)i);
+                    break;
+                }
+        }
+    }
+    slp_fr_close(&rd);
+    return rc;
+}
+
+static slp_err read_slice(const char *dir, const slp_shard_manifest_t *man, int role, int block,
+                          int64_t len, double *a, double *b, double *c3)
+{
+    slp_fr_t rd;
+    int is_row = role == SLP_SHARD_ROW_SLICE;
+    slp_err rc = open_checked(dir, man, role, is_row ? block : -1, is_row ? -1 : block, &rd);
+    int arrays = c3 ? 3 : 2;
+    if (rc == SLP_OK)
+        rc = slp_fr_expect(&rd, "count", rd.h.count, len);
+    if (rc == SLP_OK)
+        rc = slp_fr_expect(&rd, "payload size", rd.h.payload_bytes, 8 * arrays * len);
+    if (rc == SLP_OK)
+        rc = slp_fr_f64(&rd, a, len);
+    if (rc == SLP_OK)
+        rc = slp_fr_f64(&rd, b, len);
+    if (rc == SLP_OK && c3)
+        rc = slp_fr_f64(&rd, c3, len);
+    if (rc == SLP_OK)
+        rc = slp_fr_finish(&rd);
+    slp_fr_close(&rd);
+    return rc;
+}
+
+slp_err slp_shard_read_block(const char *dir, const slp_shard_manifest_t *man, int r, int c,
+                             slp_local_problem_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (r < 0 || r >= man->R || c < 0 || c >= man->C)
+        return slp_error(SLP_ERR_INPUT, "%s: no block (%d, %d) in a %dx%d grid", dir, r, c, man->R,
+                         man->C);
+    int64_t m_loc = man->row_off[r + 1] - man->row_off[r];
+    int64_t n_loc = man->col_off[c + 1] - man->col_off[c];
+    /* Allocate the vectors now and the matrix when its header has been checked. */
+    SLP_CALL(slp_local_problem_alloc(out, man->R, man->C, m_loc, n_loc, 0));
+    slp_csr_free(&out->A);
+    out->m = man->m;
+    out->n = man->n;
+    out->nnz = man->nnz;
+    memcpy(out->row_off, man->row_off, (size_t)(man->R + 1) * sizeof(int64_t));
+    memcpy(out->col_off, man->col_off, (size_t)(man->C + 1) * sizeof(int64_t));
+    out->sense = man->sense;
+    out->obj_const = man->obj_const;
+    out->r = r;
+    out->c = c;
+    out->row_lo = man->row_off[r];
+    out->col_lo = man->col_off[c];
+    slp_err rc = read_block_file(dir, man, r, c, out);
+    if (rc == SLP_OK)
+        rc = read_slice(dir, man, SLP_SHARD_COL_SLICE, c, n_loc, out->obj, out->lv, out->uv);
+    if (rc == SLP_OK)
+        rc = read_slice(dir, man, SLP_SHARD_ROW_SLICE, r, m_loc, out->lc, out->uc, NULL);
+    if (rc != SLP_OK)
+        slp_local_problem_free(out);
+    return rc;
+}
+
+/* Agree on failure across the world and name the first failing rank on the others.
+ * Returns the local code, or the worst remote one. */
+static slp_err agree(slp_comm_t *world, slp_err local, const char *what)
+{
+    int size = slp_comm_size(world), rank = slp_comm_rank(world);
+    int64_t v[2] = {(int64_t)local, local != SLP_OK ? (int64_t)(size - rank) : 0};
+    /* Save our message: a failing collective would overwrite nothing (first wins). */
+    slp_err rc = slp_comm_max_i64(world, v, 2);
+    if (rc != SLP_OK)
+        return rc;
+    if (local != SLP_OK)
+        return local;
+    if (v[0] != SLP_OK)
+        return slp_error((slp_err)v[0], "%s failed on rank %lld (see its message)", what,
+                         (long long)(size - v[1]));
+    return SLP_OK;
+}
+
+slp_err slp_shard_read_manifest_all(const char *dir, slp_shard_manifest_t *out)
+{
+    slp_comm_t *world = slp_comm_world();
+    slp_err rc = slp_shard_read_manifest(dir, out);
+    /* Every rank reads the same file, so the same error appears on every rank. */
+    rc = agree(world, rc, "reading the shard manifest");
+    if (rc == SLP_OK) {
+        int size = slp_comm_size(world);
+        if ((int64_t)out->R * out->C != size)
+            rc = slp_error(SLP_ERR_MPI,
+                           "%s/%s: the shards are cut for a %dx%d grid (%lld ranks) but the job "
+                           "has %d rank%s; run with mpirun -np %lld",
+                           dir, SLP_SHARD_MANIFEST, out->R, out->C, (long long)out->R * out->C,
+                           size, size == 1 ? "" : "s", (long long)out->R * out->C);
+    }
+    if (rc != SLP_OK)
+        slp_shard_manifest_free(out);
+    return rc;
+}
+
+slp_err slp_shard_read_local(const char *dir, slp_grid_t *grid, slp_local_problem_t *out)
+{
+    memset(out, 0, sizeof *out);
+    slp_shard_manifest_t man;
+    SLP_CALL(slp_shard_read_manifest_all(dir, &man));
+    slp_err rc = SLP_OK;
+    if (grid->R != man.R || grid->C != man.C)
+        rc = slp_error(SLP_ERR_MPI, "%s/%s: the shards are cut for a %dx%d grid, the job's grid is %dx%d",
+                       dir, SLP_SHARD_MANIFEST, man.R, man.C, grid->R, grid->C);
+    /* Same answer on every rank: no agreement needed for the grid check. */
+    if (rc == SLP_OK) {
+        rc = slp_shard_read_block(dir, &man, grid->r, grid->c, out);
+        rc = agree(grid->world, rc, "reading the shards");
+        if (rc != SLP_OK)
+            slp_local_problem_free(out);
+    }
+    slp_shard_manifest_free(&man);
+    return rc;
+}
+
+/* ---- names ------------------------------------------------------------------------- */
+
+void slp_shard_names_free(slp_shard_names_t *names)
+{
+    if (!names)
+        return;
+    free(names->name);
+    free(names->data);
+    memset(names, 0, sizeof *names);
+}
+
+slp_err slp_shard_read_names(const char *dir, const slp_shard_manifest_t *man, int is_row,
+                             int block, slp_shard_names_t *out)
+{
+    memset(out, 0, sizeof *out);
+    int parts = is_row ? man->R : man->C;
+    if (block < 0 || block >= parts)
+        return slp_error(SLP_ERR_INPUT, "%s: no %s block %d", dir, is_row ? "row" : "column", block);
+    const int64_t *off = is_row ? man->row_off : man->col_off;
+    int64_t lo = off[block], count = off[block + 1] - lo;
+    slp_err rc = SLP_OK;
+    if (!man->has_names) {
+        /* Generated names, like slp_model_row_name / slp_model_col_name. */
+        size_t bytes = (size_t)count * 24 + 1;
+        out->data = slp_malloc(bytes);
+        out->name = slp_malloc((size_t)(count ? count : 1) * sizeof(char *));
+        if (!out->data || !out->name) {
+            slp_shard_names_free(out);
+            return SLP_ERR_NOMEM;
+        }
+        size_t pos = 0;
+        for (int64_t k = 0; k < count; k++) {
+            out->name[k] = out->data + pos;
+            pos += (size_t)snprintf(out->data + pos, bytes - pos, "%c%lld", is_row ? 'R' : 'C',
+                                    (long long)(lo + k)) + 1;
+        }
+        out->count = count;
+        return SLP_OK;
+    }
+    int role = is_row ? SLP_SHARD_ROW_NAMES : SLP_SHARD_COL_NAMES;
+    slp_fr_t rd;
+    rc = open_checked(dir, man, role, is_row ? block : -1, is_row ? -1 : block, &rd);
+    if (rc == SLP_OK)
+        rc = slp_fr_expect(&rd, "count", rd.h.count, count);
+    if (rc == SLP_OK && rd.h.payload_bytes < count)
+        rc = slp_error(SLP_ERR_INPUT, "%s: %lld payload bytes cannot hold %lld names", rd.path,
+                       (long long)rd.h.payload_bytes, (long long)count);
+    if (rc == SLP_OK) {
+        out->data = slp_malloc((size_t)rd.h.payload_bytes + 1);
+        out->name = slp_malloc((size_t)(count ? count : 1) * sizeof(char *));
+        rc = out->data && out->name ? SLP_OK : SLP_ERR_NOMEM;
+    }
+    if (rc == SLP_OK)
+        rc = slp_fr_bytes(&rd, out->data, (size_t)rd.h.payload_bytes);
+    int64_t payload = rd.h.payload_bytes;
+    char *path = rd.path ? slp_strdup(rd.path) : NULL;
+    if (rc == SLP_OK)
+        rc = slp_fr_finish(&rd);
+    if (rc == SLP_OK) {
+        int64_t k = 0, start = 0;
+        for (int64_t p = 0; p < payload; p++)
+            if (out->data[p] == '\0') {
+                if (k < count)
+                    out->name[k] = out->data + start;
+                k++;
+                start = p + 1;
+            }
+        if (k != count || (payload > 0 && out->data[payload - 1] != '\0'))
+            rc = slp_error(SLP_ERR_INPUT, "%s: holds %lld names, expected %lld",
+                           path ? path : dir, (long long)k, (long long)count);
+        out->count = count;
+    }
+    free(path);
+    slp_fr_close(&rd);
+    if (rc != SLP_OK)
+        slp_shard_names_free(out);
+    return rc;
+}

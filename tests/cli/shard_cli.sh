@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# shardlp shard / info on netlib afiro (27 rows, 32 columns, 83 nonzeros, INDEX.tsv):
+# conversion, bounded-memory path byte-identical to the in-memory one, --grid auto,
+# info output, corrupted directories and bad options.
+# Args: $1 shardlp binary, $2 repository root, $3 shared directory.
+BIN=$1
+SHARED=${3:-$2/../shared}
+MODEL=$SHARED/lp/netlib/afiro.mps.gz
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+expect() { # expect DESCRIPTION STATUS-WANTED PATTERN -- command...
+    local what=$1 want=$2 pattern=$3
+    shift 4
+    "$@" >"$T/out" 2>"$T/err"
+    local got=$?
+    if [ "$got" -ne "$want" ]; then bad "$what: exit $got, expected $want"; cat "$T/err"; return; fi
+    if [ -n "$pattern" ] && ! grep -q -- "$pattern" "$T/out" "$T/err"; then
+        bad "$what: output lacks '$pattern'"; cat "$T/out" "$T/err"; return
+    fi
+    ok
+}
+
+expect "shard 2x2" 0 "27 rows, 32 columns, 83 nonzeros on a 2x2 grid" -- \
+    "$BIN" shard "$MODEL" --grid 2x2 --out "$T/a.shards"
+expect "shard 2x2 bounded" 0 "bounded-memory streaming path" -- \
+    "$BIN" shard "$MODEL" --grid 2x2 --out "$T/b.shards" --mem-budget 64
+same=1
+for f in "$T"/a.shards/*; do cmp -s "$f" "$T/b.shards/$(basename "$f")" || same=0; done
+[ "$(ls "$T/a.shards" | wc -l)" -eq 13 ] && [ $same -eq 1 ] && ok || bad "bounded path not byte-identical"
+
+# info: block counts sum to 83; dense hops 2(C-1)m + 2(R-1)n = 54 + 64 = 118.
+expect "info" 0 "dense plan 118 logical scalar-hops" -- "$BIN" info "$T/a.shards"
+grep -q "grid             : 2x2 (4 ranks), with names" "$T/out" && ok || bad "info grid line"
+grep -q "imbalance        : max/mean" "$T/out" && ok || bad "info imbalance line"
+grep -q "bytes per rank   : matrix max" "$T/out" && ok || bad "info bytes line"
+sum=$(awk '/^  [0-9]/ {for (i = 2; i <= NF; i++) s += $i} END {print s}' "$T/out")
+[ "$sum" = 83 ] && ok || bad "info block nonzeros sum to $sum, expected 83"
+expect "info --verify" 0 "checksums ok" -- "$BIN" info "$T/a.shards" --verify
+
+# --grid auto: 1x1 needs 2420 bytes, 1x2 1544, 2x1 1616, so 1500 needs three ranks.
+expect "grid auto" 0 "picked 1x3 (3 ranks)" -- \
+    "$BIN" shard "$MODEL" --grid auto --mem-per-rank 1500 --out "$T/c.shards"
+expect "grid auto large budget" 0 "picked 1x1" -- \
+    "$BIN" shard "$MODEL" --grid auto --mem-per-rank 1G --out "$T/d.shards"
+
+# Corrupted and mismatched directories: a clear message naming the file, exit 1.
+cp -r "$T/a.shards" "$T/x.shards"; truncate -s 100 "$T/x.shards/block_1_1.bin"
+expect "truncated block" 1 "block_1_1.bin: file is 100 bytes" -- "$BIN" info "$T/x.shards" --verify
+rm -rf "$T/x.shards"; cp -r "$T/a.shards" "$T/x.shards"
+printf '\x77' | dd of="$T/x.shards/col_1.bin" bs=1 seek=150 conv=notrunc 2>/dev/null
+expect "flipped byte" 1 "col_1.bin: checksum mismatch" -- "$BIN" info "$T/x.shards" --verify
+rm -rf "$T/x.shards"; cp -r "$T/a.shards" "$T/x.shards"; rm "$T/x.shards/rownames_0.bin"
+expect "missing file" 1 "rownames_0.bin: cannot open" -- "$BIN" info "$T/x.shards" --verify
+rm -rf "$T/x.shards"; cp -r "$T/a.shards" "$T/x.shards"
+sed -i 's/"grid": \[2, 2\]/"grid": [4, 1]/' "$T/x.shards/manifest.json"
+expect "wrong manifest grid" 1 "manifest.json: field 'row_off' must be an array of 5" -- \
+    "$BIN" info "$T/x.shards"
+rm -rf "$T/x.shards"; cp -r "$T/a.shards" "$T/x.shards"
+sed -i 's/"version": 1/"version": 2/' "$T/x.shards/manifest.json"
+expect "wrong manifest version" 1 "format version 2, this reader supports 1" -- \
+    "$BIN" info "$T/x.shards"
+expect "not a shard directory" 1 "manifest.json: cannot open" -- "$BIN" info "$T"
+
+# Bad options and no partial output.
+expect "bad grid" 2 "bad grid '0x2'" -- "$BIN" shard "$MODEL" --grid 0x2 --out "$T/e"
+expect "bad byte count" 2 "not a positive byte count" -- \
+    "$BIN" shard "$MODEL" --grid 2x2 --out "$T/e" --mem-budget abc
+expect "auto without budget" 2 "needs --mem-per-rank" -- "$BIN" shard "$MODEL" --grid auto --out "$T/e"
+expect "missing --out" 2 "--out DIR is required" -- "$BIN" shard "$MODEL" --grid 2x2
+expect "missing model" 1 "" -- "$BIN" shard "$T/nope.mps" --grid 2x2 --out "$T/e"
+[ ! -e "$T/e" ] && [ -z "$(ls -d "$T"/e.tmp.* 2>/dev/null)" ] && ok || bad "partial output left behind"
+mkdir "$T/user"; echo keep >"$T/user/file.txt"
+expect "foreign directory" 1 "refusing to overwrite" -- \
+    "$BIN" shard "$MODEL" --grid 1x2 --out "$T/user"
+[ -f "$T/user/file.txt" ] && ok || bad "foreign directory modified"
+expect "replace shard directory" 0 "on a 1x2 grid" -- "$BIN" shard "$MODEL" --grid 1x2 --out "$T/a.shards"
+expect "help" 0 "usage: shardlp shard" -- "$BIN" shard --help
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,11 @@
+NAME          BADBOUNDTYPE
+ROWS
+ N  COST
+ L  R1
+COLUMNS
+    X         COST      1.0          R1        1.0
+RHS
+    RHS       R1        1.0
+BOUNDS
+ XX BND       X         1.0
+ENDATA

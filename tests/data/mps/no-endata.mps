@@ -1,0 +1,8 @@
+NAME          NOENDATA
+ROWS
+ N  COST
+ L  R1
+COLUMNS
+    X         COST      1.0          R1        1.0
+RHS
+    RHS       R1        1.0

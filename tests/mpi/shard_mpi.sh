@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Collective shard reading under MPI: each of 4 ranks reads its own block of a 2x2
+# directory; 3 ranks on a 2x2 directory, or a corrupted block on one rank, fail on
+# every rank with a clear message and a non-zero exit, never a hang (timeout 60).
+# Args: $1 shardlp binary, $2 repository root, $3 shared directory.
+BIN=$1
+SHARED=${3:-$2/../shared}
+MODEL=$SHARED/lp/netlib/afiro.mps.gz
+MPIRUN=${MPIRUN:-mpirun --allow-run-as-root --oversubscribe}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+"$BIN" shard "$MODEL" --grid 2x2 --out "$T/a.shards" >/dev/null || bad "shard 2x2"
+
+timeout 60 $MPIRUN -np 4 "$BIN" info "$T/a.shards" --verify >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "4 ranks each read their own block and slices (83 nonzeros" "$T/out" \
+    && ok || { bad "np 4 read: exit $rc"; cat "$T/out" "$T/err"; }
+
+timeout 60 $MPIRUN -np 3 "$BIN" info "$T/a.shards" --verify >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] && ok || bad "np 3 on 2x2: exit $rc (want non-zero, no timeout)"
+n=$(grep -c "cut for a 2x2 grid (4 ranks) but the job has 3 ranks" "$T/err")
+[ "$n" -eq 3 ] && ok || { bad "np 3: message on $n of 3 ranks"; cat "$T/err"; }
+
+cp -r "$T/a.shards" "$T/x.shards"
+printf '\x01' | dd of="$T/x.shards/block_1_0.bin" bs=1 seek=200 conv=notrunc 2>/dev/null
+timeout 60 $MPIRUN -np 4 "$BIN" info "$T/x.shards" --verify >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] && ok || bad "corrupted block: exit $rc"
+grep -q "block_1_0.bin: checksum mismatch" "$T/err" && ok || { bad "corrupted block message"; cat "$T/err"; }
+grep -q "failed on rank 2" "$T/err" && ok || bad "other ranks do not name the failing rank"
+
+rm -rf "$T/x.shards"; cp -r "$T/a.shards" "$T/x.shards"; rm "$T/x.shards/row_1.bin"
+timeout 60 $MPIRUN -np 4 "$BIN" info "$T/x.shards" --verify >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "row_1.bin: cannot open" "$T/err" && ok \
+    || { bad "missing row slice: exit $rc"; cat "$T/err"; }
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
