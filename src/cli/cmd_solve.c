@@ -15,6 +15,7 @@
 #include "core/timer.h"
 #include "grid/distribute.h"
 #include "io/mps.h"
+#include "shard/shard.h"
 #include "solver/solver.h"
 
 static void print_usage(void)
@@ -235,14 +236,20 @@ static slp_err read_highs_options(const char *path, solve_options_t *o)
 
 /* ------------------------------------------------------------------ run */
 
-/* After a collectively agreed failure: the lowest rank holding a message prints
- * it, so the user sees one line. Collective. */
+/* After a collectively agreed failure: one rank prints, so the user sees one line:
+ * the lowest rank whose message describes its own failure (messages that only say
+ * "failed on rank k (see its message)" defer to that rank), else the lowest rank
+ * with any message. Collective. */
 static int report_failure(slp_comm_t *world, slp_err rc)
 {
-    double me = slp_error_message()[0] ? (double)slp_comm_rank(world) : 1e300;
-    slp_comm_min(world, &me, 1);
-    if (slp_error_message()[0] && me == (double)slp_comm_rank(world))
-        slp_cli_error("%s", slp_error_message());
+    const char *msg = slp_error_message();
+    int rank = slp_comm_rank(world);
+    double pick[2] = {msg[0] && !strstr(msg, "(see its message)") ? (double)rank : 1e300,
+                      msg[0] ? (double)rank : 1e300};
+    slp_comm_min(world, pick, 2);
+    double chosen = pick[0] < 1e300 ? pick[0] : pick[1];
+    if (chosen == (double)rank)
+        slp_cli_error("%s", msg);
     return rc == SLP_ERR_INPUT || rc == SLP_ERR_IO ? 1 : 2;
 }
 
@@ -265,6 +272,22 @@ static slp_err make_grid(const solve_options_t *o, slp_grid_t **grid)
         slp_grid_default_shape(P, &R, &C);
     }
     return slp_grid_create(R, C, grid);
+}
+
+/* Shard input: the grid is the manifest's; the world size must match (checked
+ * collectively by the reader, same message on every rank). */
+static slp_err make_shard_grid(const solve_options_t *o, slp_shard_manifest_t *man,
+                               slp_grid_t **grid)
+{
+    SLP_CALL(slp_shard_read_manifest_all(o->model_path, man));
+    if (o->grid_text) {
+        int R = 0, C = 0;
+        SLP_CALL(slp_grid_parse(o->grid_text, &R, &C));
+        if (R != man->R || C != man->C)
+            return slp_error(SLP_ERR_INPUT, "%s: the shards are cut for a %dx%d grid, not --grid %s",
+                             o->model_path, man->R, man->C, o->grid_text);
+    }
+    return slp_grid_create(man->R, man->C, grid);
 }
 
 /* Rank 0 reads and validates the MPS model. */
@@ -335,11 +358,14 @@ int slp_cmd_solve(int argc, char **argv)
         return 0;
     }
     slp_grid_t *grid = NULL;
-    if (is_directory(o.model_path))
-        rc = slp_error(SLP_ERR_UNSUPPORTED, "%s: shard directories are not supported yet", o.model_path);
+    slp_shard_manifest_t manifest = {0};
+    int sharded = is_directory(o.model_path);
+    if (sharded)
+        rc = make_shard_grid(&o, &manifest, &grid);
     else
         rc = make_grid(&o, &grid);
     if (rc != SLP_OK) {
+        slp_shard_manifest_free(&manifest);
         free_options(&o);
         return report_failure(world, rc);
     }
@@ -351,7 +377,18 @@ int slp_cmd_solve(int argc, char **argv)
     slp_result_t result = {0};
     slp_run_info_t info = {0};
     info.model_path = o.model_path;
-    rc = load_local_problem(&o, grid, &lp, &info);
+    if (sharded) {
+        info.shard_dir = o.model_path;
+        info.shard_manifest = &manifest;
+        info.model_name = slp_strdup(manifest.name ? manifest.name : "");
+        rc = slp_shard_read_local(o.model_path, grid, &lp);
+        slp_log("Model %s: %lld rows, %lld columns, %lld nonzeros (%s), from shards\n",
+                manifest.name && manifest.name[0] ? manifest.name : "(unnamed)",
+                (long long)manifest.m, (long long)manifest.n, (long long)manifest.nnz,
+                manifest.sense < 0 ? "maximize" : "minimize");
+    } else {
+        rc = load_local_problem(&o, grid, &lp, &info);
+    }
     double t_read = slp_wall_seconds();
     if (rc == SLP_OK)
         rc = create_backend(&o, &be);
@@ -382,5 +419,6 @@ int slp_cmd_solve(int argc, char **argv)
     slp_run_info_free(&info);
     free_options(&o);
     slp_grid_destroy(&grid);
+    slp_shard_manifest_free(&manifest);
     return status;
 }

@@ -33,9 +33,28 @@ void slp_run_info_free(slp_run_info_t *info)
 /* Stream one section of the text solution through rank 0, one slice at a time:
  * column sections come from the ranks (0, c), row sections from the ranks (r, 0).
  * Rank 0 keeps receiving after a write error so that no sender blocks forever. */
+/* Names of one block for the text solution (rank 0): from the kept MPS names, from
+ * the shard directory's name files, or NULL (generated names). */
+static slp_err block_names(const slp_run_info_t *info, int is_row, int block,
+                           const int64_t *off, slp_shard_names_t *loaded,
+                           const char *const **out)
+{
+    *out = NULL;
+    char **all = is_row ? info->row_names : info->col_names;
+    if (all) {
+        *out = (const char *const *)all + off[block];
+        return SLP_OK;
+    }
+    if (!info->shard_manifest)
+        return SLP_OK;
+    SLP_CALL(slp_shard_read_names(info->shard_dir, info->shard_manifest, is_row, block, loaded));
+    *out = loaded->name;
+    return SLP_OK;
+}
+
 static slp_err stream_section(slp_grid_t *grid, slp_solution_writer_t *w, slp_sol_section kind,
                               const slp_local_problem_t *lp, const double *mine,
-                              char **names, double **buffer, slp_err write_rc)
+                              const slp_run_info_t *info, double **buffer, slp_err write_rc)
 {
     int columns = kind == SLP_SOL_PRIMAL_COLUMNS || kind == SLP_SOL_DUAL_COLUMNS;
     int blocks = columns ? grid->C : grid->R;
@@ -59,9 +78,13 @@ static slp_err stream_section(slp_grid_t *grid, slp_solution_writer_t *w, slp_so
                                    TAG_SLICE + kind));
             slice = *buffer;
         }
+        slp_shard_names_t loaded = {0};
+        const char *const *names = NULL;
         if (write_rc == SLP_OK)
-            write_rc = slp_solution_writer_values(
-                w, len, names ? (const char *const *)names + off[b] : NULL, slice);
+            write_rc = block_names(info, !columns, b, off, &loaded, &names);
+        if (write_rc == SLP_OK)
+            write_rc = slp_solution_writer_values(w, len, names, slice);
+        slp_shard_names_free(&loaded);
     }
     return write_rc;
 }
@@ -94,13 +117,13 @@ static slp_err write_text_solution(slp_grid_t *grid, const slp_local_problem_t *
     rc = slp_comm_agree(grid->world, rc);
     if (rc == SLP_OK) {
         slp_err write_rc = SLP_OK;
-        write_rc = stream_section(grid, w, SLP_SOL_PRIMAL_COLUMNS, lp, res->x, info->col_names, &buffer, write_rc);
-        write_rc = stream_section(grid, w, SLP_SOL_PRIMAL_ROWS, lp, res->ax, info->row_names, &buffer, write_rc);
+        write_rc = stream_section(grid, w, SLP_SOL_PRIMAL_COLUMNS, lp, res->x, info, &buffer, write_rc);
+        write_rc = stream_section(grid, w, SLP_SOL_PRIMAL_ROWS, lp, res->ax, info, &buffer, write_rc);
         if (grid->rank == 0 && write_rc == SLP_OK)
             write_rc = slp_solution_writer_dual_header(
                 w, res->status == SLP_STATUS_OPTIMAL ? "Feasible" : "Infeasible");
-        write_rc = stream_section(grid, w, SLP_SOL_DUAL_COLUMNS, lp, res->rc, info->col_names, &buffer, write_rc);
-        write_rc = stream_section(grid, w, SLP_SOL_DUAL_ROWS, lp, res->y, info->row_names, &buffer, write_rc);
+        write_rc = stream_section(grid, w, SLP_SOL_DUAL_COLUMNS, lp, res->rc, info, &buffer, write_rc);
+        write_rc = stream_section(grid, w, SLP_SOL_DUAL_ROWS, lp, res->y, info, &buffer, write_rc);
         if (grid->rank == 0 && write_rc == SLP_OK)
             write_rc = slp_solution_writer_close(&w);
         rc = write_rc;
@@ -134,7 +157,9 @@ static slp_err gather_per_rank(slp_grid_t *grid, int64_t mine, int64_t **out)
  * hops per grid row for A x, 2 (R-1) n_c per grid column for A^T y). */
 static double dense_hops_per_iter(const slp_run_info_t *info)
 {
-    return 2.0 * (info->C - 1) * (double)info->m + 2.0 * (info->R - 1) * (double)info->n;
+    int64_t ax_hops = 0, aty_hops = 0;
+    slp_shard_dense_hops(info->m, info->n, info->R, info->C, &ax_hops, &aty_hops);
+    return (double)(ax_hops + aty_hops);
 }
 
 static void log_final_block(const slp_result_t *res, const slp_run_info_t *info, double total)
@@ -212,9 +237,11 @@ slp_err slp_write_outputs(slp_grid_t *grid, const slp_local_problem_t *lp,
     slp_err rc = SLP_OK;
     if (sol_path)
         rc = write_text_solution(grid, lp, res, info, sol_path);
-    if (rc == SLP_OK && out_dir)
-        rc = slp_error(SLP_ERR_UNSUPPORTED, "--out is not available yet");
     SLP_CALL(slp_comm_agree(grid->world, rc));
+    if (out_dir)
+        SLP_CALL(slp_shard_write_solution(out_dir, grid, lp, slp_status_name(res->status),
+                                          res->objective, res->dual_objective, res->iterations,
+                                          res->x, res->rc, res->y, res->ax));
 
     int64_t *rss = NULL, *nnz = NULL;
     rc = gather_per_rank(grid, peak_rss_bytes(), &rss);

@@ -4,6 +4,7 @@
 #define SLP_SOLVE_OUTPUT_H
 
 #include "core/local_problem.h"
+#include "shard/shard.h"
 #include "grid/grid.h"
 #include "solver/solver.h"
 
@@ -20,6 +21,9 @@ typedef struct slp_run_info {
     /* Names for the text solution, rank 0 only (MPS path: kept from the model;
      * NULL means generated names). Owned. */
     char **row_names, **col_names;
+    /* Shard input: names are read block by block from the directory (rank 0). */
+    const char *shard_dir;
+    const slp_shard_manifest_t *shard_manifest;
 } slp_run_info_t;
 
 /* Free the owned parts of info. */
