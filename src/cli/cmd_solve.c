@@ -110,6 +110,7 @@ static slp_err apply_option(solve_options_t *o, const char *name, const char *va
         if (strcmp(value, "dense") && strcmp(value, "support"))
             return slp_error(SLP_ERR_INPUT, "option --comm: '%s' is not dense or support", value);
         o->comm_mode = value;
+        s->comm_support = !strcmp(value, "support");
     } else if (!strcmp(name, "--backend")) {
         if (strcmp(value, "cpu") && strcmp(value, "cuda"))
             return slp_error(SLP_ERR_INPUT, "option --backend: '%s' is not cpu or cuda", value);

@@ -152,16 +152,6 @@ static slp_err gather_per_rank(slp_grid_t *grid, int64_t mine, int64_t **out)
     return slp_comm_sum_i64(grid->world, *out, grid->size);
 }
 
-/* Modelled logical scalar-hops per iteration of the dense plan: each product's
- * partial vectors are reduced to one member and disseminated back (2 (C-1) m_r
- * hops per grid row for A x, 2 (R-1) n_c per grid column for A^T y). */
-static double dense_hops_per_iter(const slp_run_info_t *info)
-{
-    int64_t ax_hops = 0, aty_hops = 0;
-    slp_shard_dense_hops(info->m, info->n, info->R, info->C, &ax_hops, &aty_hops);
-    return (double)(ax_hops + aty_hops);
-}
-
 static void log_final_block(const slp_result_t *res, const slp_run_info_t *info, double total)
 {
     slp_log("\nSolve finished\n");
@@ -215,8 +205,11 @@ static slp_err write_json(const char *path, const slp_result_t *res, const slp_r
     slp_json_string(&j, "backend", info->backend);
     slp_json_open_object(&j, "comm");
     slp_json_string(&j, "mode", info->comm_mode);
-    slp_json_number(&j, "dense_hops_per_iter", dense_hops_per_iter(info));
-    slp_json_null(&j, "support_hops_per_iter"); /* support-aware plan not built yet */
+    slp_json_number(&j, "dense_hops_per_iter", res->dense_hops_per_iter);
+    if (res->plan_hops_per_iter != res->dense_hops_per_iter || !strcmp(info->comm_mode, "support"))
+        slp_json_number(&j, "support_hops_per_iter", res->plan_hops_per_iter);
+    else
+        slp_json_null(&j, "support_hops_per_iter"); /* the support plan was not built in this run */
     slp_json_close_object(&j);
     slp_json_int_array(&j, "peak_rss_bytes", rss, ranks);
     slp_json_int_array(&j, "nnz_per_rank", nnz, ranks);

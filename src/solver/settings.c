@@ -28,5 +28,6 @@ void slp_settings_default(slp_settings_t *s)
     s->polish = 0;
     s->presolve = 1;
     s->threads = 0;
+    s->comm_support = 0;
     s->log_every_check = 0;
 }

@@ -35,6 +35,7 @@ typedef struct slp_settings {
     int polish;          /* feasibility polishing (off) */
     int presolve;        /* distributed presolve (on) */
     int threads;         /* CPU threads per rank (0 = default) */
+    int comm_support;    /* 1: support-aware communication plan (--comm support) */
     int log_every_check; /* print every check (--verbose) */
 } slp_settings_t;
 

@@ -17,6 +17,7 @@
 
 #include "core/log.h"
 #include "core/timer.h"
+#include "plan/comm_plan.h"
 #include "solver/power.h"
 #include "solver/reduce.h"
 #include "solver/scaling.h"
@@ -28,6 +29,7 @@ typedef struct {
     const slp_settings_t *set;    /* borrowed */
     int64_t n, m;                 /* local slice lengths */
     slp_block_t *a;               /* scaled A_rc and its transpose */
+    slp_comm_plan_t *plan;        /* communication plan of the products (NULL: dense) */
     /* column slice (replicated down the grid column) */
     double *c, *lv, *uv, *dcol;
     double *x, *x0, *xbar, *xhat, *slack, *dx, *g, *aty;
@@ -133,6 +135,7 @@ static void destroy_solver(solver_t *s)
             be->vec_destroy(be, vecs[k]);
     if (s->a)
         be->block_destroy(be, s->a);
+    slp_plan_destroy(&s->plan);
     free(s->host_lv);
     free(s->host_uv);
 }
@@ -147,13 +150,13 @@ static slp_err iterate(solver_t *s, int64_t k, int major)
     double tau = s->eta / s->omega, sigma = s->eta * s->omega;
 
     be->spmv_t(be, s->a, s->y, s->g); /* g = A^T y */
-    SLP_CALL(slp_sum_over_col(s->grid, s->g, s->n));
+    SLP_CALL(slp_plan_sum_cols(s->plan, s->grid, s->g, s->n));
     slp_primal_args pa = {s->n, tau, w, major, s->g, s->c, s->lv, s->uv, s->x0,
                           s->x, s->xbar, s->xhat, s->slack, s->dx};
     be->primal_step(be, &pa);
 
     be->spmv(be, s->a, s->xbar, s->h); /* h = A xbar */
-    SLP_CALL(slp_sum_over_row(s->grid, s->h, s->m));
+    SLP_CALL(slp_plan_sum_rows(s->plan, s->grid, s->h, s->m));
     slp_dual_args da = {s->m, sigma, w, major, s->h, s->lc, s->uc, s->y0, s->y, s->yhat, s->dy};
     be->dual_step(be, &da);
     return SLP_OK;
@@ -222,13 +225,19 @@ static slp_err measure(solver_t *s, check_t *chk)
     be->ray_project(be, SLP_RAY_PRIMAL, s->dx, s->lv, s->uv, s->ray_x, s->n);
     be->ray_project(be, SLP_RAY_DUAL, s->dy, s->lc, s->uc, s->ray_y, s->m);
     be->spmv_t(be, s->a, s->yhat, s->aty);
-    SLP_CALL(slp_sum_over_col(s->grid, s->aty, s->n));
+    SLP_CALL(slp_plan_sum_cols(s->plan, s->grid, s->aty, s->n));
     be->spmv(be, s->a, s->xhat, s->ax);
-    SLP_CALL(slp_sum_over_row(s->grid, s->ax, s->m));
+    SLP_CALL(slp_plan_sum_rows(s->plan, s->grid, s->ax, s->m));
     be->spmv_t(be, s->a, s->ray_y, s->aty_ray);
-    SLP_CALL(slp_sum_over_col(s->grid, s->aty_ray, s->n));
+    SLP_CALL(slp_plan_sum_cols(s->plan, s->grid, s->aty_ray, s->n));
     be->spmv(be, s->a, s->ray_x, s->ax_ray);
-    SLP_CALL(slp_sum_over_row(s->grid, s->ax_ray, s->m));
+    SLP_CALL(slp_plan_sum_rows(s->plan, s->grid, s->ax_ray, s->m));
+    /* Synchronisation point: every replica holds every coordinate again, so the
+     * reductions below (and restarts and output after them) see current values. */
+    double *rows[] = {s->y, s->y0, s->yhat, s->dy, s->ax, s->ray_y, s->ax_ray};
+    double *cols[] = {s->x, s->x0, s->xhat, s->dx, s->g, s->aty, s->slack, s->ray_x, s->aty_ray};
+    SLP_CALL(slp_plan_sync_rows(s->plan, s->grid, rows, 7, s->m));
+    SLP_CALL(slp_plan_sync_cols(s->plan, s->grid, cols, 9, s->n));
 
     double col[SLP_COL_COUNT], row[SLP_ROW_COUNT];
     slp_col_check_args ca = {s->n,     s->xhat, s->x0, s->dx,    s->aty,    s->g,
@@ -417,11 +426,9 @@ static slp_err setup(solver_t *s, slp_local_problem_t *lp, slp_result_t *res)
     double t0 = slp_wall_seconds();
     int64_t dropped = 0;
     SLP_CALL(slp_preprocess(lp, &dropped));
-    double none[1], drop_sum[1] = {(double)dropped};
-    /* Every rank holds a distinct block: count each once (grid row 0 and column 0 trick
-     * does not apply to blocks), so sum over the world directly. */
+    /* Every rank holds a distinct block, so the world sum counts each entry once. */
+    double drop_sum[1] = {(double)dropped};
     SLP_CALL(slp_comm_sum(s->grid->world, drop_sum, 1));
-    (void)none;
     res->dropped_entries = (int64_t)drop_sum[0];
     SLP_CALL(slp_compute_norms(s->grid, lp, &s->norms));
     slp_scaling_t sc;
@@ -432,7 +439,11 @@ static slp_err setup(solver_t *s, slp_local_problem_t *lp, slp_result_t *res)
     slp_err rc = create_vectors(s, lp, &sc);
     slp_scaling_free(&sc);
     SLP_CALL(rc);
+    SLP_CALL(slp_plan_create(s->grid, lp, s->set->comm_support ? "support" : "dense", &s->plan));
+    SLP_CALL(slp_plan_hops(s->plan, s->grid, lp, &res->dense_hops_per_iter,
+                           &res->plan_hops_per_iter));
     SLP_CALL(s->be->block_create(s->be, &lp->A, &s->a));
+    slp_csr_free(&lp->A); /* the backend holds its own copy: keep one block in memory */
     res->scaling_seconds = slp_wall_seconds() - t0;
 
     double t1 = slp_wall_seconds();

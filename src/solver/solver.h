@@ -43,6 +43,9 @@ typedef struct slp_result {
     double primal_ray_obj, primal_ray_infeas, dual_ray_obj, dual_ray_infeas;
     double scaling_seconds, power_seconds, solve_seconds; /* wall clock phases */
     int64_t dropped_entries;  /* |a| <= 1e-9 entries removed, global */
+    /* Modelled logical scalar-hops per iteration of the dense plan and of the plan
+     * used (equal for --comm dense). */
+    double dense_hops_per_iter, plan_hops_per_iter;
     /* This rank's solution slices, original space and sense (host memory, owned). */
     double *x;   /* [n_loc] primal values of column block c */
     double *rc;  /* [n_loc] reduced costs */
@@ -50,8 +53,9 @@ typedef struct slp_result {
     double *ax;  /* [m_loc] row activities */
 } slp_result_t;
 
-/* Solve. `lp` is modified in place (preprocessed and scaled) and may be freed by
- * the caller afterwards. The backend owns the device copies. */
+/* Solve. `lp` is modified in place (preprocessed and scaled) and its matrix is
+ * released once the backend holds its copy (lp->A is empty afterwards); the cuts
+ * and sizes stay valid for output. */
 slp_err slp_solve(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_t *settings,
                   slp_backend_t *be, slp_result_t *result);
 void slp_result_free(slp_result_t *result);

@@ -1,0 +1,20 @@
+/* Private parts of the public C API (include/shardlp.h): the problem object and
+ * the mapping of internal codes. */
+#ifndef SLP_API_INTERNAL_H
+#define SLP_API_INTERNAL_H
+
+#include "shardlp.h"
+
+#include "core/model.h"
+
+struct shardlp_problem {
+    slp_model_t *model; /* owned: the whole LP (rank 0 of a solve) */
+    double *x0;         /* [n] warm start or NULL (owned) */
+    double *y0;         /* [m] warm start or NULL (owned) */
+    char name_buf[32];  /* generated names */
+};
+
+/* Record `rc` as the public code (the message stays in slp_error_message()). */
+static inline shardlp_error slp_api_code(slp_err rc) { return (shardlp_error)rc; }
+
+#endif

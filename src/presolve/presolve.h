@@ -1,0 +1,82 @@
+/* Distributed presolve and its recovery (DESIGN.md section 4.2, docs/presolve.md).
+ *
+ * The reductions "neutralise in place": the row and column partition of the
+ * grid never changes, so every vector keeps its length and every rank keeps its
+ * slices. A removed column keeps its slot with obj = 0, lv = uv = 0 and no matrix
+ * entries (its value v is stored here, its contributions a_ij v moved into the
+ * row bounds and c_j v into obj_const); a removed row keeps its slot with bounds
+ * (-inf, +inf) and no entries (the PDHG projection leaves its dual at 0). Removed
+ * entries are really deleted from the block, so the iteration does less work.
+ *
+ * Passes, repeated in rounds while something changes, each collective over the
+ * grid (counts summed over row_comm / col_comm, never gathered):
+ *   paper      rows with lc = uc = 0 and one nonzero a_ik globally fix x_k = 0;
+ *              the row and column k (all its entries) are removed;
+ *   fixed      columns with lv = uv are substituted and removed;
+ *   singleton  rows with one nonzero become bounds on their variable, then the
+ *              row is removed (columns whose bounds meet are then removed too);
+ *   empty      empty rows are checked (0 in [lc, uc]) and removed; empty columns
+ *              are fixed at the bound that minimises c_j x_j and removed.
+ * Infeasible bounds (lv > uv, lc > uc, crossing implied bounds, an empty row
+ * that excludes 0) give primal infeasibility; an empty column that improves
+ * without limit gives dual infeasibility.
+ *
+ * Memory per rank: O(n_loc + m_loc + removed local entries), the latter bounded
+ * by nnz(A_rc). */
+#ifndef SLP_PRESOLVE_H
+#define SLP_PRESOLVE_H
+
+#include <stdint.h>
+
+#include "core/local_problem.h"
+#include "grid/grid.h"
+#include "solver/solver.h"
+
+/* What one category of reduction removed (global counts, identical on every rank). */
+typedef struct slp_presolve_count {
+    int64_t rows, cols, nnz;
+} slp_presolve_count_t;
+
+typedef enum {
+    SLP_PRESOLVE_PAPER = 0,  /* lc = uc = 0 singleton rows forcing x_k = 0 */
+    SLP_PRESOLVE_FIXED,      /* columns with lv = uv */
+    SLP_PRESOLVE_SINGLETON,  /* singleton rows turned into bounds */
+    SLP_PRESOLVE_EMPTY_ROW,  /* rows with no entries */
+    SLP_PRESOLVE_EMPTY_COL,  /* columns with no entries */
+    SLP_PRESOLVE_NKINDS
+} slp_presolve_kind;
+
+typedef struct slp_presolve_stats {
+    slp_presolve_count_t kind[SLP_PRESOLVE_NKINDS];
+    slp_presolve_count_t total;  /* sum over the kinds */
+    int64_t nnz_before;          /* global nonzeros before presolve */
+    int rounds;                  /* rounds run */
+    double seconds;              /* wall clock of slp_presolve_run */
+} slp_presolve_stats_t;
+
+/* Short name of a kind ("paper", "fixed", "singleton", "empty_row", "empty_col"). */
+const char *slp_presolve_kind_name(int kind);
+
+typedef struct slp_presolve slp_presolve_t;
+
+/* Collective. Reduces lp in place (lp->nnz becomes the global nonzero count of
+ * the reduced problem). *status_out is -1 when presolve decided nothing, else
+ * SLP_STATUS_PRIMAL_INFEASIBLE or SLP_STATUS_DUAL_INFEASIBLE (then the solve
+ * should be skipped; *out is still created). Logs one summary line on rank 0. */
+slp_err slp_presolve_run(slp_grid_t *grid, slp_local_problem_t *lp, slp_presolve_t **out,
+                         int *status_out);
+
+/* Collective. Turns the result of solving the reduced problem into the result
+ * of the original one: x, rc, y, ax of every removed row and column, duals of
+ * removed singleton rows, and objective / dual_objective recomputed in the
+ * original space (user's sense, the dual objective with the checker's formula,
+ * docs/checker.md). The residual and gap statistics still describe the reduced
+ * problem. */
+slp_err slp_presolve_recover(slp_grid_t *grid, const slp_presolve_t *pre, slp_result_t *result);
+
+/* The counts (identical on every rank). */
+const slp_presolve_stats_t *slp_presolve_stats(const slp_presolve_t *pre);
+
+void slp_presolve_free(slp_presolve_t **pre);
+
+#endif
