@@ -1,0 +1,130 @@
+/* One r2HPDHG iteration and the evaluation of the check scalars (ALGORITHM.md
+ * sections 4-6), over the backend and the communication plan. */
+#include <math.h>
+
+#include "solver/reduce.h"
+#include "solver/solver_internal.h"
+
+/* One r2HPDHG iteration; k = iterations already done in this epoch. */
+slp_err slp_pdhg_iterate(slp_pdhg_t *s, int64_t k, int major)
+{
+    slp_backend_t *be = s->be;
+    double w = (double)(k + 1) / (double)(k + 2);
+    double tau = s->eta / s->omega, sigma = s->eta * s->omega;
+
+    be->spmv_t(be, s->a, s->y, s->g); /* g = A^T y */
+    SLP_CALL(slp_plan_sum_cols(s->plan, s->grid, s->g, s->n));
+    slp_primal_args pa = {s->n, tau, w, major, s->g, s->c, s->lv, s->uv, s->x0,
+                          s->x, s->xbar, s->xhat, s->slack, s->dx};
+    be->primal_step(be, &pa);
+
+    be->spmv(be, s->a, s->xbar, s->h); /* h = A xbar */
+    SLP_CALL(slp_plan_sum_rows(s->plan, s->grid, s->h, s->m));
+    slp_dual_args da = {s->m, sigma, w, major, s->h, s->lc, s->uc, s->y0, s->y, s->yhat, s->dy};
+    be->dual_step(be, &da);
+    return SLP_OK;
+}
+
+double slp_pdhg_norm(const slp_pdhg_t *s, double l2, double linf)
+{
+    return s->set->norm == SLP_NORM_LINF ? linf : l2;
+}
+
+static int col_is_max(int e)
+{
+    return e == SLP_COL_RDMAX || e == SLP_COL_RAY_DMAX || e == SLP_COL_RAY_QVIOL;
+}
+
+static int row_is_max(int e)
+{
+    return e == SLP_ROW_RPMAX || e == SLP_ROW_RAY_DMAX || e == SLP_ROW_RAY_VIOL;
+}
+
+/* Reduce a check's partials: sums over the grid (each slice counted once) and
+ * maxima, in one MPI_Allreduce each. */
+static slp_err reduce_check(slp_pdhg_t *s, double col[SLP_COL_COUNT], double row[SLP_ROW_COUNT])
+{
+    double mx[SLP_COL_COUNT + SLP_ROW_COUNT];
+    for (int e = 0; e < SLP_COL_COUNT; e++) {
+        mx[e] = col_is_max(e) ? col[e] : 0.0;
+        col[e] = col_is_max(e) ? 0.0 : col[e];
+    }
+    for (int e = 0; e < SLP_ROW_COUNT; e++) {
+        mx[SLP_COL_COUNT + e] = row_is_max(e) ? row[e] : 0.0;
+        row[e] = row_is_max(e) ? 0.0 : row[e];
+    }
+    SLP_CALL(slp_reduce_sums(s->grid, col, SLP_COL_COUNT, row, SLP_ROW_COUNT));
+    SLP_CALL(slp_reduce_max(s->grid, mx, SLP_COL_COUNT + SLP_ROW_COUNT));
+    for (int e = 0; e < SLP_COL_COUNT; e++)
+        if (col_is_max(e))
+            col[e] = mx[e];
+    for (int e = 0; e < SLP_ROW_COUNT; e++)
+        if (row_is_max(e))
+            row[e] = mx[SLP_COL_COUNT + e];
+    return SLP_OK;
+}
+
+/* Certificate quality measures from the raw ray sums (ALGORITHM.md section 6). */
+static void ray_measures(const slp_pdhg_t *s, const double *col, const double *row, slp_check_t *chk)
+{
+    double tb = s->theta_b, tc = s->theta_c;
+    double dxmax = col[SLP_COL_RAY_DMAX];
+    chk->primal_ray_obj = dxmax > 0.0 ? col[SLP_COL_RAY_CD] / dxmax / (tb * tc) : 0.0;
+    chk->primal_ray_infeas = dxmax > 0.0 ? row[SLP_ROW_RAY_VIOL] / dxmax / tb : 0.0;
+    double obj = (row[SLP_ROW_RAY_OBJ] + col[SLP_COL_RAY_QOBJ]) / (tb * tc);
+    double viol = col[SLP_COL_RAY_QVIOL] / tc;
+    double scale = fmax(row[SLP_ROW_RAY_DMAX], viol);
+    chk->dual_ray_obj = scale > 0.0 ? obj / scale : 0.0;
+    chk->dual_ray_infeas = scale > 0.0 ? viol / scale : 0.0;
+}
+
+/* Evaluate the check scalars at the stored PDHG slp_pdhg_iterate (xhat, yhat, slack, dx, dy)
+ * and the rays of the last step. Four products: A^T yhat, A xhat, A d_x, A^T d_y. */
+slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_t *chk)
+{
+    slp_backend_t *be = s->be;
+    be->ray_project(be, SLP_RAY_PRIMAL, s->dx, s->lv, s->uv, s->ray_x, s->n);
+    be->ray_project(be, SLP_RAY_DUAL, s->dy, s->lc, s->uc, s->ray_y, s->m);
+    be->spmv_t(be, s->a, s->yhat, s->aty);
+    SLP_CALL(slp_plan_sum_cols(s->plan, s->grid, s->aty, s->n));
+    be->spmv(be, s->a, s->xhat, s->ax);
+    SLP_CALL(slp_plan_sum_rows(s->plan, s->grid, s->ax, s->m));
+    be->spmv_t(be, s->a, s->ray_y, s->aty_ray);
+    SLP_CALL(slp_plan_sum_cols(s->plan, s->grid, s->aty_ray, s->n));
+    be->spmv(be, s->a, s->ray_x, s->ax_ray);
+    SLP_CALL(slp_plan_sum_rows(s->plan, s->grid, s->ax_ray, s->m));
+    /* Synchronisation point: every replica holds every coordinate again, so the
+     * reductions below (and restarts and output after them) see current values. */
+    double *rows[] = {s->y, s->y0, s->yhat, s->dy, s->ax, s->ray_y, s->ax_ray};
+    double *cols[] = {s->x, s->x0, s->xhat, s->dx, s->g, s->aty, s->slack, s->ray_x, s->aty_ray};
+    SLP_CALL(slp_plan_sync_rows(s->plan, s->grid, rows, 7, s->m));
+    SLP_CALL(slp_plan_sync_cols(s->plan, s->grid, cols, 9, s->n));
+
+    double col[SLP_COL_COUNT], row[SLP_ROW_COUNT];
+    slp_col_check_args ca = {s->n,     s->xhat, s->x0, s->dx,    s->aty,    s->g,
+                             s->c,     s->slack, s->dcol, s->lv, s->uv,     s->ray_x,
+                             s->aty_ray};
+    slp_row_check_args ra = {s->m,  s->yhat, s->y0,    s->dy,    s->ax,
+                             s->lc, s->uc,   s->drow,  s->ray_y, s->ax_ray};
+    be->col_check(be, &ca, col);
+    be->row_check(be, &ra, row);
+    SLP_CALL(reduce_check(s, col, row));
+
+    /* FPE in the PDHG metric scaled by eta (ALGORITHM.md section 5). */
+    double fpe2 = s->omega * col[SLP_COL_DX2] + row[SLP_ROW_DY2] / s->omega +
+                  2.0 * s->eta * col[SLP_COL_DXQ];
+    chk->fpe = sqrt(fmax(fpe2, 0.0));
+    double tb = s->theta_b, tc = s->theta_c;
+    chk->rp = slp_pdhg_norm(s, sqrt(row[SLP_ROW_RP2]), row[SLP_ROW_RPMAX]) / tb;
+    chk->rd = slp_pdhg_norm(s, sqrt(col[SLP_COL_RD2]), col[SLP_COL_RDMAX]) / tc;
+    chk->pobj = col[SLP_COL_CX] / (tb * tc) + s->obj_const;
+    chk->dobj = (col[SLP_COL_SLACKX] + row[SLP_ROW_DUALOBJ]) / (tb * tc) + s->obj_const;
+    chk->gap = fabs(chk->pobj - chk->dobj);
+    chk->rel_p = chk->rp / (1.0 + slp_pdhg_norm(s, s->norms.b_l2, s->norms.b_linf));
+    chk->rel_d = chk->rd / (1.0 + slp_pdhg_norm(s, s->norms.c_l2, s->norms.c_linf));
+    chk->rel_gap = chk->gap / (1.0 + fabs(chk->pobj) + fabs(chk->dobj));
+    chk->dist_x = sqrt(col[SLP_COL_DIST2]);
+    chk->dist_y = sqrt(row[SLP_ROW_DIST2]);
+    ray_measures(s, col, row, chk);
+    return SLP_OK;
+}

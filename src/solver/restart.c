@@ -1,0 +1,50 @@
+/* Restart criteria and the PID primal weight (ALGORITHM.md sections 3 and 5). */
+#include <math.h>
+
+#include "solver/solver_internal.h"
+
+/* PID update of log(omega) at a restart (ALGORITHM.md section 3). */
+void slp_pdhg_update_weight(slp_pdhg_t *s, slp_pid_t *pid, const slp_check_t *chk)
+{
+    const slp_settings_t *set = s->set;
+    double dp = chk->dist_x, dd = chk->dist_y;
+    double ratio = chk->rel_d / chk->rel_p; /* +inf when rel_p = 0, NaN when both are */
+    if (dp > 1e-16 && dp < 1e12 && dd > 1e-16 && dd < 1e12 && ratio > 1e-8 && ratio < 1e8) {
+        double e = log(dd) - log(dp) - log(s->omega);
+        pid->integral = set->pid_decay * pid->integral + e;
+        s->omega *= exp(set->pid_kp * e + set->pid_ki * pid->integral +
+                        set->pid_kd * (e - pid->e_prev));
+        pid->e_prev = e;
+    } else {
+        s->omega = pid->omega_best;
+        pid->integral = 0.0;
+        pid->e_prev = 0.0;
+    }
+    double g = fabs(log10(ratio));
+    if (g < pid->g_best) {
+        pid->g_best = g;
+        pid->omega_best = s->omega;
+    }
+}
+
+int slp_pdhg_should_restart(const slp_pdhg_t *s, int64_t total, int64_t epoch, double fpe,
+                          double fpe0, double fpe_last)
+{
+    const slp_settings_t *set = s->set;
+    if (total == set->eval_freq)
+        return 1;
+    if (fpe <= set->restart_sufficient * fpe0)
+        return 1;
+    if (fpe <= set->restart_necessary * fpe0 && fpe > fpe_last)
+        return 1;
+    return (double)epoch >= set->restart_artificial * (double)total;
+}
+
+void slp_pdhg_restart_at_pdhg_point(slp_pdhg_t *s)
+{
+    slp_backend_t *be = s->be;
+    be->vec_copy(be, s->x0, s->xhat, s->n);
+    be->vec_copy(be, s->x, s->xhat, s->n);
+    be->vec_copy(be, s->y0, s->yhat, s->m);
+    be->vec_copy(be, s->y, s->yhat, s->m);
+}

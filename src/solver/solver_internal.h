@@ -1,0 +1,72 @@
+/* Internals shared by the solver's files: the per-rank solver state, the check
+ * scalars, and the building blocks of the r2HPDHG loop (ALGORITHM.md sections 3-6).
+ * Not part of the public interface. */
+#ifndef SLP_SOLVER_INTERNAL_H
+#define SLP_SOLVER_INTERNAL_H
+
+#include "plan/comm_plan.h"
+#include "solver/scaling.h"
+#include "solver/solver.h"
+
+/* Everything one rank holds during the solve. Vectors live in backend memory. */
+typedef struct {
+    slp_backend_t *be;            /* borrowed */
+    slp_grid_t *grid;             /* borrowed */
+    const slp_settings_t *set;    /* borrowed */
+    int64_t n, m;                 /* local slice lengths */
+    slp_block_t *a;               /* scaled A_rc and its transpose */
+    slp_comm_plan_t *plan;        /* communication plan of the products (NULL: dense) */
+    /* column slice (replicated down the grid column) */
+    double *c, *lv, *uv, *dcol;
+    double *x, *x0, *xbar, *xhat, *slack, *dx, *g, *aty;
+    double *ray_x, *aty_ray;      /* primal ray and A^T of the dual ray */
+    /* row slice (replicated along the grid row) */
+    double *lc, *uc, *drow;
+    double *y, *y0, *yhat, *dy, *h, *ax;
+    double *ray_y, *ax_ray;       /* dual ray and A of the primal ray */
+    /* host copies needed for extraction */
+    double *host_lv, *host_uv;
+    double theta_b, theta_c, obj_const;
+    slp_norms_t norms;
+    double eta, omega;
+} slp_pdhg_t;
+
+/* Scalars of one check, identical on every rank. */
+typedef struct {
+    double fpe;
+    double rp, rd, gap;          /* absolute residuals (termination norm), original space */
+    double rel_p, rel_d, rel_gap;
+    double pobj, dobj;           /* minimisation form */
+    double dist_x, dist_y;       /* ||xhat - x0||, ||yhat - y0|| (scaled space) */
+    /* infeasibility certificates from the last step (ALGORITHM.md section 6) */
+    double primal_ray_obj;       /* c^T d_x of the normalised primal ray (< 0: improving) */
+    double primal_ray_infeas;    /* its worst row violation */
+    double dual_ray_obj;         /* dual objective of the normalised dual ray (> 0: Farkas) */
+    double dual_ray_infeas;      /* its worst reduced-cost sign violation */
+} slp_check_t;
+
+typedef struct {
+    double omega_best, g_best, integral, e_prev;
+} slp_pid_t;
+
+/* pdhg_step.c: one iteration and the evaluation at a check. */
+slp_err slp_pdhg_iterate(slp_pdhg_t *s, int64_t k, int major);
+slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_t *chk);
+double slp_pdhg_norm(const slp_pdhg_t *s, double l2, double linf);
+
+/* termination.c */
+int slp_pdhg_is_optimal(const slp_pdhg_t *s, const slp_check_t *chk);
+int slp_pdhg_primal_feasible(const slp_pdhg_t *s, const slp_check_t *chk);
+int slp_pdhg_dual_feasible(const slp_pdhg_t *s, const slp_check_t *chk);
+int slp_pdhg_gap_small(const slp_pdhg_t *s, const slp_check_t *chk);
+int slp_pdhg_primal_infeasible(const slp_pdhg_t *s, const slp_check_t *chk);
+int slp_pdhg_dual_infeasible(const slp_pdhg_t *s, const slp_check_t *chk);
+int slp_pdhg_all_finite(const slp_check_t *chk);
+
+/* restart.c */
+void slp_pdhg_update_weight(slp_pdhg_t *s, slp_pid_t *pid, const slp_check_t *chk);
+int slp_pdhg_should_restart(const slp_pdhg_t *s, int64_t total, int64_t epoch, double fpe,
+                            double fpe0, double fpe_last);
+void slp_pdhg_restart_at_pdhg_point(slp_pdhg_t *s);
+
+#endif

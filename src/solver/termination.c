@@ -1,0 +1,58 @@
+/* Termination tests (ALGORITHM.md section 6 and "Termination forms"). The
+ * relative (cuPDLPx) form uses strict inequalities; the OR-Tools detailed form
+ * uses <= as written there. Order of tests is the caller's: optimal, primal
+ * infeasible, dual infeasible, limits. */
+#include <math.h>
+
+#include "solver/solver_internal.h"
+
+int slp_pdhg_primal_feasible(const slp_pdhg_t *s, const slp_check_t *chk)
+{
+    const slp_settings_t *set = s->set;
+    if (!set->detailed)
+        return chk->rel_p < set->tol;
+    double bc = slp_pdhg_norm(s, s->norms.bc_l2, s->norms.bc_linf);
+    return chk->rp <= set->eps_abs + set->eps_rel * bc;
+}
+
+int slp_pdhg_dual_feasible(const slp_pdhg_t *s, const slp_check_t *chk)
+{
+    const slp_settings_t *set = s->set;
+    if (!set->detailed)
+        return chk->rel_d < set->tol;
+    double cn = slp_pdhg_norm(s, s->norms.c_l2, s->norms.c_linf);
+    return chk->rd <= set->eps_abs + set->eps_rel * cn;
+}
+
+/* The gap part of the criterion. */
+static int gap_small(const slp_pdhg_t *s, const slp_check_t *chk)
+{
+    const slp_settings_t *set = s->set;
+    if (!set->detailed)
+        return chk->rel_gap < set->tol;
+    return chk->gap <= set->eps_abs + set->gap_rel * (fabs(chk->pobj) + fabs(chk->dobj));
+}
+
+int slp_pdhg_gap_small(const slp_pdhg_t *s, const slp_check_t *chk) { return gap_small(s, chk); }
+
+int slp_pdhg_is_optimal(const slp_pdhg_t *s, const slp_check_t *chk)
+{
+    return slp_pdhg_primal_feasible(s, chk) && slp_pdhg_dual_feasible(s, chk) && gap_small(s, chk);
+}
+
+int slp_pdhg_primal_infeasible(const slp_pdhg_t *s, const slp_check_t *chk)
+{
+    return chk->dual_ray_obj > 0.0 && chk->dual_ray_infeas / chk->dual_ray_obj <= s->set->eps_infeas;
+}
+
+int slp_pdhg_dual_infeasible(const slp_pdhg_t *s, const slp_check_t *chk)
+{
+    return chk->primal_ray_obj < 0.0 &&
+           chk->primal_ray_infeas / -chk->primal_ray_obj <= s->set->eps_infeas;
+}
+
+int slp_pdhg_all_finite(const slp_check_t *chk)
+{
+    return isfinite(chk->fpe) && isfinite(chk->rp) && isfinite(chk->rd) && isfinite(chk->pobj) &&
+           isfinite(chk->dobj);
+}
