@@ -46,6 +46,7 @@ enum {
     SLP_COL_RDMAX,    /* max |rd| */
     SLP_COL_CX,       /* c . xhat */
     SLP_COL_SLACKX,   /* slack . xhat */
+    SLP_COL_SLACKOBJ, /* sum max(slack,0) l_v + min(slack,0) u_v (finite parts) */
     SLP_COL_DIST2,    /* ||xhat - x0||^2 */
     /* infeasibility certificates (ALGORITHM.md section 6), raw (unnormalised) */
     SLP_COL_RAY_DMAX, /* max |d_x| of the primal ray */
@@ -97,6 +98,7 @@ struct slp_backend {
     slp_err (*vec_upload)(slp_backend_t *be, double *dst, const double *host, int64_t len);
     slp_err (*vec_download)(slp_backend_t *be, double *host, const double *src, int64_t len);
     void (*vec_copy)(slp_backend_t *be, double *dst, const double *src, int64_t len);
+    void (*vec_fill)(slp_backend_t *be, double *dst, double value, int64_t len);
     /* dst = a * x + b * y (any of dst, x, y may alias) */
     void (*vec_axpby)(slp_backend_t *be, double *dst, double a, const double *x, double b,
                       const double *y, int64_t len);

@@ -162,6 +162,9 @@ static void log_final_block(const slp_result_t *res, const slp_run_info_t *info,
     slp_log("Dual objective      : %.15e\n", res->dual_objective);
     slp_log("Relative residuals  : primal %.3e, dual %.3e, gap %.3e\n", res->rel_primal_residual,
             res->rel_dual_residual, res->rel_gap);
+    if (res->polish_iterations > 0)
+        slp_log("Polishing           : %lld iterations, %.3f s (included in solve)\n",
+                (long long)res->polish_iterations, res->polish_seconds);
     slp_log("Time                : read %.3f s, scaling %.3f s, power %.3f s, solve %.3f s, "
             "total %.3f s\n",
             info->read_seconds, res->scaling_seconds, res->power_seconds, res->solve_seconds, total);
@@ -189,6 +192,8 @@ static slp_err write_json(const char *path, const slp_result_t *res, const slp_r
     slp_json_number(&j, "read_seconds", info->read_seconds);
     slp_json_number(&j, "scaling_seconds", res->scaling_seconds);
     slp_json_number(&j, "power_iteration_seconds", res->power_seconds);
+    slp_json_int(&j, "polish_iterations", res->polish_iterations);
+    slp_json_number(&j, "polish_seconds", res->polish_seconds);
     slp_json_number(&j, "rel_primal_residual", res->rel_primal_residual);
     slp_json_number(&j, "rel_dual_residual", res->rel_dual_residual);
     slp_json_number(&j, "rel_gap", res->rel_gap);

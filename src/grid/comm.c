@@ -1,4 +1,5 @@
 #include "comm.h"
+#include "comm_mpi.h"
 
 #include <limits.h>
 #include <mpi.h>
@@ -60,6 +61,7 @@ slp_comm_t *slp_comm_world(void) { return &world_comm; }
 
 int slp_comm_rank(const slp_comm_t *comm) { return comm->rank; }
 int slp_comm_size(const slp_comm_t *comm) { return comm->size; }
+MPI_Comm slp_comm_mpi(const slp_comm_t *comm) { return comm->mpi; }
 
 static int trivial(const slp_comm_t *comm) { return comm->mpi == MPI_COMM_NULL; }
 

@@ -80,7 +80,7 @@ static void ray_measures(const slp_pdhg_t *s, const double *col, const double *r
 
 /* Evaluate the check scalars at the stored PDHG slp_pdhg_iterate (xhat, yhat, slack, dx, dy)
  * and the rays of the last step. Four products: A^T yhat, A xhat, A d_x, A^T d_y. */
-slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_t *chk)
+slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_t *chk, int combined)
 {
     slp_backend_t *be = s->be;
     be->ray_project(be, SLP_RAY_PRIMAL, s->dx, s->lv, s->uv, s->ray_x, s->n);
@@ -118,7 +118,11 @@ slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_t *chk)
     chk->rp = slp_pdhg_norm(s, sqrt(row[SLP_ROW_RP2]), row[SLP_ROW_RPMAX]) / tb;
     chk->rd = slp_pdhg_norm(s, sqrt(col[SLP_COL_RD2]), col[SLP_COL_RDMAX]) / tc;
     chk->pobj = col[SLP_COL_CX] / (tb * tc) + s->obj_const;
-    chk->dobj = (col[SLP_COL_SLACKX] + row[SLP_ROW_DUALOBJ]) / (tb * tc) + s->obj_const;
+    /* cuPDLPx evaluates the bound part of the dual objective as slack . xhat, exact
+     * when the slack comes from the same primal step as xhat. A combined point
+     * (polishing: x from one phase, y and slack from another) uses the bound form. */
+    double bound_part = combined ? col[SLP_COL_SLACKOBJ] : col[SLP_COL_SLACKX];
+    chk->dobj = (bound_part + row[SLP_ROW_DUALOBJ]) / (tb * tc) + s->obj_const;
     chk->gap = fabs(chk->pobj - chk->dobj);
     chk->rel_p = chk->rp / (1.0 + slp_pdhg_norm(s, s->norms.b_l2, s->norms.b_linf));
     chk->rel_d = chk->rd / (1.0 + slp_pdhg_norm(s, s->norms.c_l2, s->norms.c_linf));
@@ -126,5 +130,25 @@ slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_t *chk)
     chk->dist_x = sqrt(col[SLP_COL_DIST2]);
     chk->dist_y = sqrt(row[SLP_ROW_DIST2]);
     ray_measures(s, col, row, chk);
+    return SLP_OK;
+}
+
+slp_err slp_pdhg_window(slp_pdhg_t *s, slp_loop_t *loop, slp_check_t *chk)
+{
+    const int freq = s->set->eval_freq;
+    for (int it = 1; it <= freq; it++) {
+        int first_of_epoch = loop->epoch == 0;
+        int last_of_window = it == freq;
+        SLP_CALL(slp_pdhg_iterate(s, loop->epoch, first_of_epoch || last_of_window));
+        loop->epoch++;
+        loop->total++;
+        if (first_of_epoch && !last_of_window) {
+            slp_check_t first;
+            SLP_CALL(slp_pdhg_measure(s, &first, 0));
+            loop->fpe0 = first.fpe; /* r(z0) of the new epoch */
+        }
+    }
+    SLP_CALL(slp_pdhg_measure(s, chk, 0));
+    loop->checks++;
     return SLP_OK;
 }

@@ -48,3 +48,30 @@ void slp_pdhg_restart_at_pdhg_point(slp_pdhg_t *s)
     be->vec_copy(be, s->y0, s->yhat, s->m);
     be->vec_copy(be, s->y, s->yhat, s->m);
 }
+
+void slp_loop_init(slp_loop_t *loop, double omega, int use_pid)
+{
+    slp_loop_t fresh = {0};
+    fresh.fpe0 = NAN;
+    fresh.fpe_last = INFINITY;
+    fresh.pid.omega_best = omega;
+    fresh.pid.g_best = INFINITY;
+    fresh.use_pid = use_pid;
+    *loop = fresh;
+}
+
+void slp_pdhg_after_check(slp_pdhg_t *s, slp_loop_t *loop, const slp_check_t *chk)
+{
+    int restart = slp_pdhg_should_restart(s, loop->total, loop->epoch, chk->fpe, loop->fpe0,
+                                          loop->fpe_last);
+    loop->fpe_last = chk->fpe;
+    if (!restart)
+        return;
+    if (loop->use_pid)
+        slp_pdhg_update_weight(s, &loop->pid, chk);
+    slp_pdhg_restart_at_pdhg_point(s);
+    loop->epoch = 0;
+    loop->fpe_last = INFINITY;
+    loop->restarts++;
+    loop->restarted_since_log = 1;
+}

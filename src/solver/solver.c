@@ -223,92 +223,96 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, slp_result_t *res)
     s->omega = 1.0;
     if (!s->set->bound_obj_rescaling)
         s->omega = (1.0 + s->norms.c_l2) / (1.0 + s->norms.b_l2);
+    s->omega0 = s->omega;
     res->power_seconds = slp_wall_seconds() - t1;
     slp_log_verbose("power iteration: sigma_max %.6e after %d steps, eta %.6e\n", sigma_max,
                     power_iters, s->eta);
     return SLP_OK;
 }
 
+/* Status after a check of the main loop, or -1 to go on. Order: optimal, primal
+ * infeasible, dual infeasible, iteration limit, time limit. */
+static int check_status(const slp_pdhg_t *s, const slp_check_t *chk, int64_t total, double elapsed)
+{
+    if (!slp_pdhg_all_finite(chk))
+        return SLP_STATUS_NUMERICAL_ERROR;
+    if (slp_pdhg_is_optimal(s, chk))
+        return SLP_STATUS_OPTIMAL;
+    if (slp_pdhg_primal_infeasible(s, chk))
+        return SLP_STATUS_PRIMAL_INFEASIBLE;
+    if (slp_pdhg_dual_infeasible(s, chk))
+        return SLP_STATUS_DUAL_INFEASIBLE;
+    if (total >= s->set->iter_limit)
+        return SLP_STATUS_ITERATION_LIMIT;
+    if (elapsed >= s->set->time_limit)
+        return SLP_STATUS_TIME_LIMIT;
+    return -1;
+}
+
+static void fill_result(const slp_pdhg_t *s, const slp_loop_t *loop, const slp_check_t *chk,
+                        double sense, slp_result_t *res)
+{
+    res->iterations = loop->total;
+    res->restarts = loop->restarts;
+    res->objective = sense * chk->pobj;
+    res->dual_objective = sense * chk->dobj;
+    res->abs_primal_residual = chk->rp;
+    res->abs_dual_residual = chk->rd;
+    res->abs_gap = chk->gap;
+    res->rel_primal_residual = chk->rel_p;
+    res->rel_dual_residual = chk->rel_d;
+    res->rel_gap = chk->rel_gap;
+    res->primal_weight = s->omega;
+    res->step_size = s->eta;
+    res->primal_ray_obj = chk->primal_ray_obj;
+    res->primal_ray_infeas = chk->primal_ray_infeas;
+    res->dual_ray_obj = chk->dual_ray_obj;
+    res->dual_ray_infeas = chk->dual_ray_infeas;
+}
+
 static slp_err main_loop(slp_pdhg_t *s, double sense, slp_result_t *res)
 {
     const slp_settings_t *set = s->set;
-    const int freq = set->eval_freq;
     double start = slp_wall_seconds();
-    int64_t total = 0, epoch = 0, restarts = 0, checks = 0;
-    double fpe0 = NAN, fpe_last = INFINITY;
-    slp_pid_t pid = {s->omega, INFINITY, 0.0, 0.0};
-    int restarted_since_log = 0;
+    slp_loop_t loop;
+    slp_loop_init(&loop, s->omega, 1);
+    slp_polish_t *polish = NULL;
+    if (set->polish)
+        SLP_CALL(slp_polish_create(s, &polish));
     slp_check_t chk = {0};
-    slp_status status = SLP_STATUS_ITERATION_LIMIT;
+    int status = -1;
+    slp_err rc = SLP_OK;
     log_header();
-    for (;;) {
-        for (int it = 1; it <= freq; it++) {
-            int first_of_epoch = epoch == 0;
-            int last_of_window = it == freq;
-            SLP_CALL(slp_pdhg_iterate(s, epoch, first_of_epoch || last_of_window));
-            epoch++;
-            total++;
-            if (first_of_epoch && !last_of_window) {
-                slp_check_t first;
-                SLP_CALL(slp_pdhg_measure(s, &first));
-                fpe0 = first.fpe; /* r(z0) of the new epoch */
+    while (rc == SLP_OK && status < 0) {
+        rc = slp_pdhg_window(s, &loop, &chk);
+        if (rc != SLP_OK)
+            break;
+        double elapsed = slp_wall_seconds() - start;
+        status = check_status(s, &chk, loop.total, elapsed);
+        if (status < 0) {
+            slp_pdhg_after_check(s, &loop, &chk);
+            if (polish && slp_polish_due(polish, s, loop.total, &chk)) {
+                int optimal = 0;
+                rc = slp_polish_run(polish, s, loop.total, start + set->time_limit, &chk, &optimal);
+                if (optimal)
+                    status = SLP_STATUS_OPTIMAL;
             }
         }
-        SLP_CALL(slp_pdhg_measure(s, &chk));
-        checks++;
-        double elapsed = slp_wall_seconds() - start;
-        int done = 1;
-        if (!slp_pdhg_all_finite(&chk))
-            status = SLP_STATUS_NUMERICAL_ERROR;
-        else if (slp_pdhg_is_optimal(s, &chk))
-            status = SLP_STATUS_OPTIMAL;
-        else if (slp_pdhg_primal_infeasible(s, &chk))
-            status = SLP_STATUS_PRIMAL_INFEASIBLE;
-        else if (slp_pdhg_dual_infeasible(s, &chk))
-            status = SLP_STATUS_DUAL_INFEASIBLE;
-        else if (total >= set->iter_limit)
-            status = SLP_STATUS_ITERATION_LIMIT;
-        else if (elapsed >= set->time_limit)
-            status = SLP_STATUS_TIME_LIMIT;
-        else
-            done = 0;
-        if (done) {
-            log_row(total, elapsed, &chk, sense, s->omega, restarted_since_log);
-            break;
-        }
-        int restart = slp_pdhg_should_restart(s, total, epoch, chk.fpe, fpe0, fpe_last);
-        fpe_last = chk.fpe;
-        if (restart) {
-            slp_pdhg_update_weight(s, &pid, &chk);
-            slp_pdhg_restart_at_pdhg_point(s);
-            epoch = 0;
-            fpe_last = INFINITY;
-            restarts++;
-            restarted_since_log = 1;
-        }
-        if (log_due(checks, set->log_every_check)) {
-            log_row(total, elapsed, &chk, sense, s->omega, restarted_since_log);
-            restarted_since_log = 0;
+        if (status >= 0 || log_due(loop.checks, set->log_every_check)) {
+            log_row(loop.total, slp_wall_seconds() - start, &chk, sense, s->omega,
+                    loop.restarted_since_log);
+            loop.restarted_since_log = 0;
         }
     }
-    res->status = status;
-    res->iterations = total;
-    res->restarts = restarts;
+    if (polish) {
+        res->polish_iterations = slp_polish_iterations(polish);
+        res->polish_seconds = slp_polish_seconds(polish);
+    }
+    slp_polish_destroy(&polish);
+    SLP_CALL(rc);
+    res->status = (slp_status)status;
     res->solve_seconds = slp_wall_seconds() - start;
-    res->objective = sense * chk.pobj;
-    res->dual_objective = sense * chk.dobj;
-    res->abs_primal_residual = chk.rp;
-    res->abs_dual_residual = chk.rd;
-    res->abs_gap = chk.gap;
-    res->rel_primal_residual = chk.rel_p;
-    res->rel_dual_residual = chk.rel_d;
-    res->rel_gap = chk.rel_gap;
-    res->primal_weight = s->omega;
-    res->primal_ray_obj = chk.primal_ray_obj;
-    res->primal_ray_infeas = chk.primal_ray_infeas;
-    res->dual_ray_obj = chk.dual_ray_obj;
-    res->dual_ray_infeas = chk.dual_ray_infeas;
-    res->step_size = s->eta;
+    fill_result(s, &loop, &chk, sense, res);
     return SLP_OK;
 }
 

@@ -29,6 +29,7 @@ typedef struct {
     double theta_b, theta_c, obj_const;
     slp_norms_t norms;
     double eta, omega;
+    double omega0;                /* initial primal weight (polishing phases keep it) */
 } slp_pdhg_t;
 
 /* Scalars of one check, identical on every rank. */
@@ -49,9 +50,26 @@ typedef struct {
     double omega_best, g_best, integral, e_prev;
 } slp_pid_t;
 
+/* The restart loop's bookkeeping (one per run: the main solve, or a polishing phase). */
+typedef struct {
+    int64_t total;        /* iterations of this run */
+    int64_t epoch;        /* iterations since the last restart */
+    int64_t restarts, checks;
+    double fpe0;          /* FPE at the first iteration of the epoch */
+    double fpe_last;      /* FPE at the previous check (+inf right after a restart) */
+    slp_pid_t pid;
+    int use_pid;          /* PID primal-weight updates at restarts (off while polishing) */
+    int restarted_since_log;
+} slp_loop_t;
+
+void slp_loop_init(slp_loop_t *loop, double omega, int use_pid);
+
 /* pdhg_step.c: one iteration and the evaluation at a check. */
 slp_err slp_pdhg_iterate(slp_pdhg_t *s, int64_t k, int major);
-slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_t *chk);
+/* combined = 1 for a point assembled from two polishing phases (bound-form dual objective). */
+slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_t *chk, int combined);
+/* eval_freq iterations (measuring FPE0 at an epoch's first iteration), then the check. */
+slp_err slp_pdhg_window(slp_pdhg_t *s, slp_loop_t *loop, slp_check_t *chk);
 double slp_pdhg_norm(const slp_pdhg_t *s, double l2, double linf);
 
 /* termination.c */
@@ -68,5 +86,22 @@ void slp_pdhg_update_weight(slp_pdhg_t *s, slp_pid_t *pid, const slp_check_t *ch
 int slp_pdhg_should_restart(const slp_pdhg_t *s, int64_t total, int64_t epoch, double fpe,
                             double fpe0, double fpe_last);
 void slp_pdhg_restart_at_pdhg_point(slp_pdhg_t *s);
+/* The restart test after a check and, when it fires, the restart itself. */
+void slp_pdhg_after_check(slp_pdhg_t *s, slp_loop_t *loop, const slp_check_t *chk);
+
+/* polish.c: PDLP-style feasibility polishing. */
+typedef struct slp_polish slp_polish_t;
+slp_err slp_polish_create(slp_pdhg_t *main_solver, slp_polish_t **out);
+void slp_polish_destroy(slp_polish_t **polish);
+/* Whether to polish after this check of the main loop. */
+int slp_polish_due(const slp_polish_t *polish, const slp_pdhg_t *s, int64_t total,
+                   const slp_check_t *chk);
+/* Run a primal and a dual phase from the main solver's current PDHG point; when both
+ * reach their tolerance, evaluate the combined point on the original problem into
+ * *chk (and the main solver's xhat/yhat/slack) and set *optimal when it passes. */
+slp_err slp_polish_run(slp_polish_t *polish, slp_pdhg_t *s, int64_t total, double deadline,
+                       slp_check_t *chk, int *optimal);
+int64_t slp_polish_iterations(const slp_polish_t *polish);
+double slp_polish_seconds(const slp_polish_t *polish);
 
 #endif

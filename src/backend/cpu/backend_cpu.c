@@ -70,6 +70,13 @@ static void cpu_vec_copy(slp_backend_t *be, double *dst, const double *src, int6
         memcpy(dst, src, (size_t)len * sizeof(double));
 }
 
+static void cpu_vec_fill(slp_backend_t *be, double *dst, double value, int64_t len)
+{
+    (void)be;
+    for (int64_t i = 0; i < len; i++)
+        dst[i] = value;
+}
+
 static void cpu_vec_axpby(slp_backend_t *be, double *dst, double a, const double *x, double b,
                           const double *y, int64_t len)
 {
@@ -247,6 +254,7 @@ static void col_check_range(const slp_col_check_args *a, int64_t lo, int64_t hi,
         s[SLP_COL_RDMAX] = fmax(s[SLP_COL_RDMAX], fabs(rd));
         s[SLP_COL_CX] += a->c[j] * a->xhat[j];
         s[SLP_COL_SLACKX] += a->slack[j] * a->xhat[j];
+        s[SLP_COL_SLACKOBJ] += slp_dual_row_term(a->slack[j], lv, uv);
         s[SLP_COL_DIST2] += dist * dist;
     }
     memcpy(out, s, sizeof s);
@@ -348,6 +356,7 @@ slp_err slp_backend_cpu_create(int threads, slp_backend_t **out)
     be->vec_upload = cpu_vec_upload;
     be->vec_download = cpu_vec_upload; /* host to host: the same copy */
     be->vec_copy = cpu_vec_copy;
+    be->vec_fill = cpu_vec_fill;
     be->vec_axpby = cpu_vec_axpby;
     be->vec_dot = cpu_vec_dot;
     be->block_create = cpu_block_create;

@@ -1,0 +1,795 @@
+/* Distributed presolve: the passes of presolve.h, and the recovery that undoes
+ * them stage by stage in reverse order. Every formula is in docs/presolve.md.
+ *
+ * Internally the objective is read in MIN form (c_min = sense * c) wherever a
+ * decision depends on its sign; lp itself stays in the file's sense because
+ * the solver negates a maximisation itself. */
+#include "presolve/presolve.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "core/timer.h"
+#include "solver/reduce.h"
+
+#define SLP_PS_INF_BOUND 1e20    /* |bound| >= this is infinite (as in the solver) */
+#define SLP_PS_MIN_PIVOT 1e-9    /* a singleton entry must exceed this in magnitude */
+#define SLP_PS_FEAS_TOL 1e-9     /* relative tolerance for crossing bounds and empty rows */
+#define SLP_PS_MAX_ROUNDS 16
+#define SLP_PS_BATCH 16
+
+enum { STAGE_FIXCOL = 0, STAGE_SINGLETON = 1, STAGE_EMPTYROW = 2 };
+enum { ENTRY_SET_LO = 1, ENTRY_SET_HI = 2 };
+
+/* One matrix entry deleted from this rank's block, kept for recovery. Entries
+ * are appended in stage order, so each stage's entries are contiguous. */
+typedef struct removed_entry {
+    int64_t row;   /* local row in row block r */
+    int32_t col;   /* local column in column block c */
+    int32_t stage; /* the stage that removed it */
+    double val;
+    int flags;     /* singleton rows: ENTRY_SET_LO / ENTRY_SET_HI (this row set the bound) */
+} removed_entry_t;
+
+struct slp_presolve {
+    slp_presolve_stats_t stats;
+    int sense;          /* +1 / -1 as in the model */
+    double obj_const;   /* original, file sense */
+    int64_t m_loc, n_loc, row_lo, col_lo;
+    /* Original column slice (replicated over col_comm) and row slice
+     * (replicated over row_comm), infinite bounds mapped to +-inf. */
+    double *c, *lv, *uv; /* [n_loc] */
+    double *lc, *uc;     /* [m_loc] */
+    int32_t *col_stage;  /* [n_loc] stage that removed the column, -1 if kept */
+    double *col_val;     /* [n_loc] value of a removed column */
+    int32_t *row_stage;  /* [m_loc] stage that removed the row, -1 if kept */
+    removed_entry_t *ent; /* removed entries of this rank's block */
+    int64_t n_ent, cap_ent;
+    unsigned char *stage_kind; /* [nstages], identical on every rank */
+    int nstages, cap_stages;
+};
+
+/* Working state of one presolve run. */
+typedef struct ps_ctx {
+    slp_grid_t *grid;
+    slp_local_problem_t *lp;
+    slp_presolve_t *p;
+    int64_t *rcnt;          /* [m_loc] global row counts */
+    int64_t *ccnt;          /* [n_loc] global column counts */
+    double *rbuf;           /* [2 m_loc] */
+    double *cbuf, *sbuf;    /* [2 n_loc] */
+    double *rowmag;         /* [m_loc] sum |a_ij v_j| moved into the row bounds */
+    unsigned char *row_kill, *row_flags; /* [m_loc] */
+    unsigned char *col_kill, *col_mark;  /* [n_loc] */
+    int status;             /* -1 or an slp_status decided by presolve */
+} ps_ctx_t;
+
+/* Table of contents. */
+static slp_err batch_sums(slp_grid_t *grid, double *col, int ncol, double *row, int nrow,
+                          double *blk, int nblk);
+static slp_err row_counts(ps_ctx_t *x);
+static slp_err col_counts(ps_ctx_t *x);
+static slp_err compact_block(ps_ctx_t *x, int stage, int64_t *removed);
+static slp_err commit_stage(slp_presolve_t *p, int kind);
+static slp_err pass_fixcol(ps_ctx_t *x, int kind, const unsigned char *mask, int64_t *changed);
+static slp_err pass_singleton(ps_ctx_t *x, int paper, int kind, int64_t *changed);
+static slp_err pass_empty_rows(ps_ctx_t *x, int64_t *changed);
+static slp_err pass_empty_cols(ps_ctx_t *x, int64_t *changed);
+
+const char *slp_presolve_kind_name(int kind)
+{
+    static const char *names[SLP_PRESOLVE_NKINDS] = {"paper", "fixed", "singleton", "empty_row",
+                                                     "empty_col"};
+    return kind >= 0 && kind < SLP_PRESOLVE_NKINDS ? names[kind] : "?";
+}
+
+const slp_presolve_stats_t *slp_presolve_stats(const slp_presolve_t *pre)
+{
+    return &pre->stats;
+}
+
+void slp_presolve_free(slp_presolve_t **pre)
+{
+    if (!pre || !*pre)
+        return;
+    slp_presolve_t *p = *pre;
+    free(p->c);
+    free(p->lv);
+    free(p->uv);
+    free(p->lc);
+    free(p->uc);
+    free(p->col_stage);
+    free(p->col_val);
+    free(p->row_stage);
+    free(p->ent);
+    free(p->stage_kind);
+    free(p);
+    *pre = NULL;
+}
+
+/* ------------------------------------------------------------ helpers */
+
+/* One world sum for a batch: `col` are n-space values (replicated down grid
+ * columns: only grid row 0 contributes), `row` m-space values (only grid
+ * column 0 contributes), `blk` per-block values (every rank contributes). */
+static slp_err batch_sums(slp_grid_t *grid, double *col, int ncol, double *row, int nrow,
+                          double *blk, int nblk)
+{
+    double buf[SLP_PS_BATCH];
+    int k = 0;
+    if (ncol + nrow + nblk > SLP_PS_BATCH)
+        return slp_error(SLP_ERR_INTERNAL, "presolve: reduction batch too large");
+    for (int j = 0; j < ncol; j++)
+        buf[k++] = grid->r == 0 ? col[j] : 0.0;
+    for (int j = 0; j < nrow; j++)
+        buf[k++] = grid->c == 0 ? row[j] : 0.0;
+    for (int j = 0; j < nblk; j++)
+        buf[k++] = blk[j];
+    SLP_CALL(slp_comm_sum(grid->world, buf, k));
+    k = 0;
+    for (int j = 0; j < ncol; j++)
+        col[j] = buf[k++];
+    for (int j = 0; j < nrow; j++)
+        row[j] = buf[k++];
+    for (int j = 0; j < nblk; j++)
+        blk[j] = buf[k++];
+    return SLP_OK;
+}
+
+static void map_infinite(double *lo, double *hi, int64_t len)
+{
+    for (int64_t k = 0; k < len; k++) {
+        if (lo[k] <= -SLP_PS_INF_BOUND)
+            lo[k] = -INFINITY;
+        if (hi[k] >= SLP_PS_INF_BOUND)
+            hi[k] = INFINITY;
+    }
+}
+
+/* Global nonzeros of every row of row block r (sum over row_comm). */
+static slp_err row_counts(ps_ctx_t *x)
+{
+    const slp_csr_t *a = &x->lp->A;
+    for (int64_t i = 0; i < a->rows; i++)
+        x->rcnt[i] = a->row_ptr[i + 1] - a->row_ptr[i];
+    return slp_comm_sum_i64(x->grid->row_comm, x->rcnt, a->rows);
+}
+
+/* Global nonzeros of every column of column block c (sum over col_comm). */
+static slp_err col_counts(ps_ctx_t *x)
+{
+    const slp_csr_t *a = &x->lp->A;
+    memset(x->ccnt, 0, (size_t)a->cols * sizeof(int64_t));
+    for (int64_t k = 0; k < a->nnz; k++)
+        x->ccnt[a->col_idx[k]]++;
+    return slp_comm_sum_i64(x->grid->col_comm, x->ccnt, a->cols);
+}
+
+static slp_err push_entry(slp_presolve_t *p, int64_t row, int32_t col, double val, int stage,
+                          int flags)
+{
+    if (p->n_ent == p->cap_ent) {
+        int64_t cap = p->cap_ent ? 2 * p->cap_ent : 1024;
+        removed_entry_t *grown = realloc(p->ent, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return slp_error(SLP_ERR_NOMEM, "presolve: out of memory for removed entries");
+        p->ent = grown;
+        p->cap_ent = cap;
+    }
+    removed_entry_t *e = &p->ent[p->n_ent++];
+    e->row = row;
+    e->col = col;
+    e->stage = stage;
+    e->val = val;
+    e->flags = flags;
+    return SLP_OK;
+}
+
+/* Delete from the block every entry whose row is in row_kill or whose column is
+ * in col_kill, recording it under `stage` (singleton flags from row_flags). */
+static slp_err compact_block(ps_ctx_t *x, int stage, int64_t *removed)
+{
+    slp_csr_t *a = &x->lp->A;
+    int64_t out = 0;
+    for (int64_t i = 0; i < a->rows; i++) {
+        int64_t start = a->row_ptr[i], end = a->row_ptr[i + 1];
+        a->row_ptr[i] = out;
+        for (int64_t k = start; k < end; k++) {
+            int32_t j = a->col_idx[k];
+            if (x->row_kill[i] || x->col_kill[j]) {
+                SLP_CALL(push_entry(x->p, i, j, a->val[k], stage,
+                                    x->row_kill[i] ? x->row_flags[i] : 0));
+            } else {
+                a->col_idx[out] = j;
+                a->val[out] = a->val[k];
+                out++;
+            }
+        }
+    }
+    a->row_ptr[a->rows] = out;
+    *removed = a->nnz - out;
+    a->nnz = out;
+    return SLP_OK;
+}
+
+static slp_err commit_stage(slp_presolve_t *p, int kind)
+{
+    if (p->nstages == p->cap_stages) {
+        int cap = p->cap_stages ? 2 * p->cap_stages : 32;
+        unsigned char *grown = realloc(p->stage_kind, (size_t)cap);
+        if (!grown)
+            return slp_error(SLP_ERR_NOMEM, "presolve: out of memory");
+        p->stage_kind = grown;
+        p->cap_stages = cap;
+    }
+    p->stage_kind[p->nstages++] = (unsigned char)kind;
+    return SLP_OK;
+}
+
+static void add_count(slp_presolve_t *p, int kind, double rows, double cols, double nnz)
+{
+    p->stats.kind[kind].rows += (int64_t)rows;
+    p->stats.kind[kind].cols += (int64_t)cols;
+    p->stats.kind[kind].nnz += (int64_t)nnz;
+}
+
+/* ------------------------------------------------------------ passes */
+
+/* Remove every kept column with lv = uv (restricted to `mask` when given):
+ * move a_ij v into the row bounds and c_j v into obj_const, delete its entries,
+ * neutralise the column (obj 0, bounds [0, 0]). */
+static slp_err pass_fixcol(ps_ctx_t *x, int kind, const unsigned char *mask, int64_t *changed)
+{
+    slp_local_problem_t *lp = x->lp;
+    slp_presolve_t *p = x->p;
+    const slp_csr_t *a = &lp->A;
+    int64_t n = lp->n_loc, m = lp->m_loc;
+    int stage = p->nstages;
+    double cols = 0.0, objshift = 0.0;
+    for (int64_t j = 0; j < n; j++) {
+        x->col_kill[j] = p->col_stage[j] < 0 && lp->lv[j] == lp->uv[j] && isfinite(lp->lv[j]) &&
+                         (!mask || mask[j]);
+        if (x->col_kill[j]) {
+            cols += 1.0;
+            objshift += lp->obj[j] * lp->lv[j];
+        }
+    }
+    memset(x->row_kill, 0, (size_t)m);
+    double *shift = x->rbuf, *mag = x->rbuf + m;
+    memset(x->rbuf, 0, 2 * (size_t)m * sizeof(double));
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+            if (x->col_kill[a->col_idx[k]]) {
+                double v = a->val[k] * lp->lv[a->col_idx[k]];
+                shift[i] += v;
+                mag[i] += fabs(v);
+            }
+    SLP_CALL(slp_sum_over_row(x->grid, x->rbuf, 2 * m));
+    for (int64_t i = 0; i < m; i++) {
+        lp->lc[i] -= shift[i]; /* -inf - v stays -inf */
+        lp->uc[i] -= shift[i];
+        x->rowmag[i] += mag[i];
+    }
+    int64_t removed = 0;
+    SLP_CALL(compact_block(x, stage, &removed));
+    for (int64_t j = 0; j < n; j++)
+        if (x->col_kill[j]) {
+            p->col_stage[j] = stage;
+            p->col_val[j] = lp->lv[j];
+            lp->obj[j] = 0.0;
+            lp->lv[j] = lp->uv[j] = 0.0;
+        }
+    double colv[2] = {cols, objshift}, blk[1] = {(double)removed};
+    SLP_CALL(batch_sums(x->grid, colv, 2, NULL, 0, blk, 1));
+    lp->obj_const += colv[1];
+    if (colv[0] > 0.0) {
+        SLP_CALL(commit_stage(p, STAGE_FIXCOL));
+        add_count(p, kind, 0.0, colv[0], blk[0]);
+        *changed += (int64_t)colv[0];
+    }
+    return SLP_OK;
+}
+
+/* Implied bounds on x_k from lc <= a x_k <= uc. */
+static void implied_bounds(double lc, double uc, double a, double *lo, double *hi)
+{
+    *lo = (a > 0.0 ? lc : uc) / a;
+    *hi = (a > 0.0 ? uc : lc) / a;
+}
+
+/* Rows with one nonzero globally (paper: only those with lc = uc = 0) become
+ * bounds on their variable; the row is removed. Marks in col_mark the columns
+ * whose bounds changed. */
+static slp_err pass_singleton(ps_ctx_t *x, int paper, int kind, int64_t *changed)
+{
+    slp_local_problem_t *lp = x->lp;
+    slp_presolve_t *p = x->p;
+    slp_csr_t *a = &lp->A;
+    int64_t n = lp->n_loc, m = lp->m_loc;
+    int stage = p->nstages;
+    SLP_CALL(row_counts(x));
+    /* Eligibility, decided by the rank holding the entry, shared over row_comm. */
+    for (int64_t i = 0; i < m; i++) {
+        int64_t local = a->row_ptr[i + 1] - a->row_ptr[i];
+        int cand = p->row_stage[i] < 0 && x->rcnt[i] == 1 &&
+                   (!paper || (lp->lc[i] == 0.0 && lp->uc[i] == 0.0));
+        int64_t ok = 0;
+        if (cand && local == 1) {
+            double av = a->val[a->row_ptr[i]], lo, hi;
+            if (fabs(av) > SLP_PS_MIN_PIVOT) {
+                implied_bounds(lp->lc[i], lp->uc[i], av, &lo, &hi);
+                ok = (!isfinite(lo) || fabs(lo) < SLP_PS_INF_BOUND) &&
+                     (!isfinite(hi) || fabs(hi) < SLP_PS_INF_BOUND) && !isnan(lo) && !isnan(hi);
+            }
+        }
+        x->rcnt[i] = ok; /* reuse: eligibility */
+    }
+    SLP_CALL(slp_comm_sum_i64(x->grid->row_comm, x->rcnt, m));
+    /* Candidate bounds: cbuf[j] = max lower, cbuf[n + j] = max of -upper. */
+    for (int64_t j = 0; j < 2 * n; j++)
+        x->cbuf[j] = -INFINITY;
+    for (int64_t i = 0; i < m; i++) {
+        if (x->rcnt[i] != 1 || a->row_ptr[i + 1] - a->row_ptr[i] != 1)
+            continue;
+        int64_t k = a->row_ptr[i];
+        int32_t j = a->col_idx[k];
+        double lo, hi;
+        implied_bounds(lp->lc[i], lp->uc[i], a->val[k], &lo, &hi);
+        x->cbuf[j] = fmax(x->cbuf[j], lo);
+        x->cbuf[n + j] = fmax(x->cbuf[n + j], -hi);
+    }
+    SLP_CALL(slp_max_over_col(x->grid, x->cbuf, 2 * n));
+    /* The source of each strictly tightened bound: the lowest global row index
+     * among the rows attaining it. */
+    for (int64_t j = 0; j < 2 * n; j++)
+        x->sbuf[j] = INFINITY;
+    for (int64_t i = 0; i < m; i++) {
+        if (x->rcnt[i] != 1 || a->row_ptr[i + 1] - a->row_ptr[i] != 1)
+            continue;
+        int64_t k = a->row_ptr[i];
+        int32_t j = a->col_idx[k];
+        double lo, hi, gi = (double)(lp->row_lo + i);
+        implied_bounds(lp->lc[i], lp->uc[i], a->val[k], &lo, &hi);
+        if (lo == x->cbuf[j] && lo > lp->lv[j])
+            x->sbuf[j] = fmin(x->sbuf[j], gi);
+        if (-hi == x->cbuf[n + j] && hi < lp->uv[j])
+            x->sbuf[n + j] = fmin(x->sbuf[n + j], gi);
+    }
+    SLP_CALL(slp_comm_min(x->grid->col_comm, x->sbuf, 2 * n));
+    /* Tighten (identically on every rank of the grid column). */
+    double crossed = 0.0, tightened = 0.0;
+    for (int64_t j = 0; j < n; j++) {
+        x->col_mark[j] = 0;
+        double lo = x->cbuf[j], hi = -x->cbuf[n + j];
+        if (lo > lp->lv[j]) {
+            lp->lv[j] = lo;
+            x->col_mark[j] = 1;
+        }
+        if (hi < lp->uv[j]) {
+            lp->uv[j] = hi;
+            x->col_mark[j] = 1;
+        }
+        tightened += x->col_mark[j];
+        if (lp->lv[j] > lp->uv[j]) {
+            double scale = 1.0 + fmax(fabs(lp->lv[j]), fabs(lp->uv[j]));
+            if (lp->lv[j] - lp->uv[j] > SLP_PS_FEAS_TOL * scale)
+                crossed += 1.0;
+            else
+                lp->lv[j] = lp->uv[j] = 0.5 * (lp->lv[j] + lp->uv[j]);
+        }
+    }
+    /* Remove the rows; the holder records its entry with the source flags. */
+    double rows = 0.0;
+    memset(x->col_kill, 0, (size_t)n);
+    for (int64_t i = 0; i < m; i++) {
+        x->row_kill[i] = x->rcnt[i] == 1;
+        x->row_flags[i] = 0;
+        if (!x->row_kill[i])
+            continue;
+        rows += 1.0;
+        if (a->row_ptr[i + 1] - a->row_ptr[i] == 1) {
+            int32_t j = a->col_idx[a->row_ptr[i]];
+            double gi = (double)(lp->row_lo + i);
+            if (x->sbuf[j] == gi)
+                x->row_flags[i] |= ENTRY_SET_LO;
+            if (x->sbuf[n + j] == gi)
+                x->row_flags[i] |= ENTRY_SET_HI;
+        }
+        lp->lc[i] = -INFINITY;
+        lp->uc[i] = INFINITY;
+        p->row_stage[i] = stage;
+    }
+    int64_t removed = 0;
+    SLP_CALL(compact_block(x, stage, &removed));
+    double colv[2] = {crossed, tightened}, rowv[1] = {rows}, blk[1] = {(double)removed};
+    SLP_CALL(batch_sums(x->grid, colv, 2, rowv, 1, blk, 1));
+    if (rowv[0] > 0.0) {
+        SLP_CALL(commit_stage(p, STAGE_SINGLETON));
+        add_count(p, kind, rowv[0], 0.0, blk[0]);
+        *changed += (int64_t)rowv[0];
+    }
+    if (colv[0] > 0.0) {
+        x->status = SLP_STATUS_PRIMAL_INFEASIBLE;
+        slp_log_verbose("presolve: %.0f column(s) with crossing implied bounds\n", colv[0]);
+    }
+    return SLP_OK;
+}
+
+/* Rows without entries: 0 must lie in [lc, uc] (up to a tolerance), then the
+ * row is removed. */
+static slp_err pass_empty_rows(ps_ctx_t *x, int64_t *changed)
+{
+    slp_local_problem_t *lp = x->lp;
+    slp_presolve_t *p = x->p;
+    int64_t m = lp->m_loc;
+    int stage = p->nstages;
+    SLP_CALL(row_counts(x));
+    double rows = 0.0, bad = 0.0;
+    for (int64_t i = 0; i < m; i++) {
+        if (p->row_stage[i] >= 0 || x->rcnt[i] != 0)
+            continue;
+        double scale = 1.0 + x->rowmag[i];
+        if (isfinite(p->lc[i]))
+            scale += fabs(p->lc[i]);
+        if (isfinite(p->uc[i]))
+            scale += fabs(p->uc[i]);
+        if (lp->lc[i] > SLP_PS_FEAS_TOL * scale || lp->uc[i] < -SLP_PS_FEAS_TOL * scale)
+            bad += 1.0;
+        lp->lc[i] = -INFINITY;
+        lp->uc[i] = INFINITY;
+        p->row_stage[i] = stage;
+        rows += 1.0;
+    }
+    double rowv[2] = {rows, bad};
+    SLP_CALL(batch_sums(x->grid, NULL, 0, rowv, 2, NULL, 0));
+    if (rowv[0] > 0.0) {
+        SLP_CALL(commit_stage(p, STAGE_EMPTYROW));
+        add_count(p, SLP_PRESOLVE_EMPTY_ROW, rowv[0], 0.0, 0.0);
+        *changed += (int64_t)rowv[0];
+    }
+    if (rowv[1] > 0.0) {
+        x->status = SLP_STATUS_PRIMAL_INFEASIBLE;
+        slp_log_verbose("presolve: %.0f empty row(s) exclude 0\n", rowv[1]);
+    }
+    return SLP_OK;
+}
+
+/* Columns without entries: fixed at the bound minimising c_j x_j (min form),
+ * then removed like fixed columns. An infinite such bound with c_j != 0 means
+ * the objective improves without limit: dual infeasible. */
+static slp_err pass_empty_cols(ps_ctx_t *x, int64_t *changed)
+{
+    slp_local_problem_t *lp = x->lp;
+    slp_presolve_t *p = x->p;
+    int64_t n = lp->n_loc;
+    double sg = lp->sense < 0 ? -1.0 : 1.0;
+    SLP_CALL(col_counts(x));
+    double unbounded = 0.0;
+    for (int64_t j = 0; j < n; j++) {
+        x->col_mark[j] = p->col_stage[j] < 0 && x->ccnt[j] == 0;
+        if (!x->col_mark[j])
+            continue;
+        double cmin = sg * lp->obj[j], l = lp->lv[j], u = lp->uv[j], v;
+        if (cmin > 0.0)
+            v = l;
+        else if (cmin < 0.0)
+            v = u;
+        else
+            v = isfinite(l) ? l : isfinite(u) ? u : 0.0;
+        if (!isfinite(v)) {
+            unbounded += 1.0;
+            x->col_mark[j] = 0;
+            continue;
+        }
+        lp->lv[j] = lp->uv[j] = v;
+    }
+    double colv[1] = {unbounded};
+    SLP_CALL(batch_sums(x->grid, colv, 1, NULL, 0, NULL, 0));
+    if (colv[0] > 0.0) {
+        x->status = SLP_STATUS_DUAL_INFEASIBLE;
+        slp_log_verbose("presolve: %.0f empty column(s) unbounded in the objective direction\n",
+                        colv[0]);
+        return SLP_OK;
+    }
+    return pass_fixcol(x, SLP_PRESOLVE_EMPTY_COL, x->col_mark, changed);
+}
+
+/* ------------------------------------------------------------ run */
+
+static slp_err create(const slp_local_problem_t *lp, slp_presolve_t **out)
+{
+    slp_presolve_t *p = slp_calloc(1, sizeof *p);
+    if (!p)
+        return SLP_ERR_NOMEM;
+    *out = p;
+    int64_t n = lp->n_loc, m = lp->m_loc;
+    p->sense = lp->sense < 0 ? -1 : 1;
+    p->obj_const = lp->obj_const;
+    p->m_loc = m;
+    p->n_loc = n;
+    p->row_lo = lp->row_lo;
+    p->col_lo = lp->col_lo;
+    SLP_CALL(slp_alloc(&p->c, (size_t)n + 1, sizeof(double)));
+    SLP_CALL(slp_alloc(&p->lv, (size_t)n + 1, sizeof(double)));
+    SLP_CALL(slp_alloc(&p->uv, (size_t)n + 1, sizeof(double)));
+    SLP_CALL(slp_alloc(&p->col_val, (size_t)n + 1, sizeof(double)));
+    SLP_CALL(slp_alloc(&p->col_stage, (size_t)n + 1, sizeof(int32_t)));
+    SLP_CALL(slp_alloc(&p->lc, (size_t)m + 1, sizeof(double)));
+    SLP_CALL(slp_alloc(&p->uc, (size_t)m + 1, sizeof(double)));
+    SLP_CALL(slp_alloc(&p->row_stage, (size_t)m + 1, sizeof(int32_t)));
+    memcpy(p->c, lp->obj, (size_t)n * sizeof(double));
+    memcpy(p->lv, lp->lv, (size_t)n * sizeof(double));
+    memcpy(p->uv, lp->uv, (size_t)n * sizeof(double));
+    memcpy(p->lc, lp->lc, (size_t)m * sizeof(double));
+    memcpy(p->uc, lp->uc, (size_t)m * sizeof(double));
+    for (int64_t j = 0; j < n; j++)
+        p->col_stage[j] = -1;
+    for (int64_t i = 0; i < m; i++)
+        p->row_stage[i] = -1;
+    return SLP_OK;
+}
+
+static slp_err ctx_alloc(ps_ctx_t *x)
+{
+    int64_t n = x->lp->n_loc, m = x->lp->m_loc;
+    SLP_CALL(slp_alloc(&x->rcnt, (size_t)m + 1, sizeof(int64_t)));
+    SLP_CALL(slp_alloc(&x->ccnt, (size_t)n + 1, sizeof(int64_t)));
+    SLP_CALL(slp_alloc(&x->rbuf, 2 * (size_t)m + 1, sizeof(double)));
+    SLP_CALL(slp_alloc(&x->rowmag, (size_t)m + 1, sizeof(double)));
+    SLP_CALL(slp_alloc(&x->cbuf, 2 * (size_t)n + 1, sizeof(double)));
+    SLP_CALL(slp_alloc(&x->sbuf, 2 * (size_t)n + 1, sizeof(double)));
+    SLP_CALL(slp_alloc(&x->row_kill, (size_t)m + 1, 1));
+    SLP_CALL(slp_alloc(&x->row_flags, (size_t)m + 1, 1));
+    SLP_CALL(slp_alloc(&x->col_kill, (size_t)n + 1, 1));
+    SLP_CALL(slp_alloc(&x->col_mark, (size_t)n + 1, 1));
+    memset(x->rowmag, 0, ((size_t)m + 1) * sizeof(double));
+    return SLP_OK;
+}
+
+static void ctx_free(ps_ctx_t *x)
+{
+    free(x->rcnt);
+    free(x->ccnt);
+    free(x->rbuf);
+    free(x->rowmag);
+    free(x->cbuf);
+    free(x->sbuf);
+    free(x->row_kill);
+    free(x->row_flags);
+    free(x->col_kill);
+    free(x->col_mark);
+}
+
+/* Bounds that are infeasible as given: lv > uv or lc > uc. */
+static slp_err check_bounds(ps_ctx_t *x)
+{
+    const slp_local_problem_t *lp = x->lp;
+    double colv[1] = {0.0}, rowv[1] = {0.0};
+    for (int64_t j = 0; j < lp->n_loc; j++)
+        colv[0] += lp->lv[j] > lp->uv[j] || lp->lv[j] == INFINITY || lp->uv[j] == -INFINITY;
+    for (int64_t i = 0; i < lp->m_loc; i++)
+        rowv[0] += lp->lc[i] > lp->uc[i] || lp->lc[i] == INFINITY || lp->uc[i] == -INFINITY;
+    SLP_CALL(batch_sums(x->grid, colv, 1, rowv, 1, NULL, 0));
+    if (colv[0] + rowv[0] > 0.0) {
+        x->status = SLP_STATUS_PRIMAL_INFEASIBLE;
+        slp_log_verbose("presolve: %.0f column(s) and %.0f row(s) with lower > upper bound\n",
+                        colv[0], rowv[0]);
+    }
+    return SLP_OK;
+}
+
+static slp_err run_rounds(ps_ctx_t *x)
+{
+    slp_presolve_t *p = x->p;
+    SLP_CALL(check_bounds(x));
+    for (int round = 1; round <= SLP_PS_MAX_ROUNDS && x->status < 0; round++) {
+        int64_t changed = 0;
+        p->stats.rounds = round;
+        SLP_CALL(pass_singleton(x, 1, SLP_PRESOLVE_PAPER, &changed));
+        if (x->status >= 0)
+            break;
+        SLP_CALL(pass_fixcol(x, SLP_PRESOLVE_PAPER, x->col_mark, &changed));
+        SLP_CALL(pass_fixcol(x, SLP_PRESOLVE_FIXED, NULL, &changed));
+        SLP_CALL(pass_singleton(x, 0, SLP_PRESOLVE_SINGLETON, &changed));
+        if (x->status >= 0)
+            break;
+        SLP_CALL(pass_fixcol(x, SLP_PRESOLVE_SINGLETON, x->col_mark, &changed));
+        SLP_CALL(pass_empty_rows(x, &changed));
+        if (x->status >= 0)
+            break;
+        SLP_CALL(pass_empty_cols(x, &changed));
+        if (changed == 0)
+            break;
+    }
+    return SLP_OK;
+}
+
+slp_err slp_presolve_run(slp_grid_t *grid, slp_local_problem_t *lp, slp_presolve_t **out,
+                         int *status_out)
+{
+    double t0 = slp_wall_seconds();
+    *out = NULL;
+    *status_out = -1;
+    map_infinite(lp->lv, lp->uv, lp->n_loc);
+    map_infinite(lp->lc, lp->uc, lp->m_loc);
+    slp_presolve_t *p = NULL;
+    slp_err rc = create(lp, &p);
+    ps_ctx_t x = {0};
+    x.grid = grid;
+    x.lp = lp;
+    x.p = p;
+    x.status = -1;
+    if (rc == SLP_OK)
+        rc = ctx_alloc(&x);
+    rc = slp_comm_agree(grid->world, rc);
+    double blk[1] = {(double)lp->A.nnz};
+    if (rc == SLP_OK)
+        rc = batch_sums(grid, NULL, 0, NULL, 0, blk, 1);
+    if (rc == SLP_OK) {
+        p->stats.nnz_before = (int64_t)blk[0];
+        rc = run_rounds(&x);
+    }
+    ctx_free(&x);
+    rc = slp_comm_agree(grid->world, rc);
+    if (rc != SLP_OK) {
+        slp_presolve_free(&p);
+        return rc;
+    }
+    slp_presolve_stats_t *st = &p->stats;
+    for (int k = 0; k < SLP_PRESOLVE_NKINDS; k++) {
+        st->total.rows += st->kind[k].rows;
+        st->total.cols += st->kind[k].cols;
+        st->total.nnz += st->kind[k].nnz;
+    }
+    lp->nnz = st->nnz_before - st->total.nnz;
+    st->seconds = slp_wall_seconds() - t0;
+    slp_log("Presolve: removed %lld rows, %lld columns, %lld nonzeros (%.1f%%) in %d round%s, "
+            "%.3f s\n",
+            (long long)st->total.rows, (long long)st->total.cols, (long long)st->total.nnz,
+            st->nnz_before > 0 ? 100.0 * (double)st->total.nnz / (double)st->nnz_before : 0.0,
+            st->rounds, st->rounds == 1 ? "" : "s", st->seconds);
+    slp_log("Presolve passes (rows/cols/nnz): paper %lld/%lld/%lld, fixed %lld/%lld/%lld, "
+            "singleton %lld/%lld/%lld, empty rows %lld, empty cols %lld\n",
+            (long long)st->kind[0].rows, (long long)st->kind[0].cols, (long long)st->kind[0].nnz,
+            (long long)st->kind[1].rows, (long long)st->kind[1].cols, (long long)st->kind[1].nnz,
+            (long long)st->kind[2].rows, (long long)st->kind[2].cols, (long long)st->kind[2].nnz,
+            (long long)st->kind[3].rows, (long long)st->kind[4].cols);
+    if (x.status >= 0)
+        slp_log("Presolve: problem is %s\n",
+                x.status == SLP_STATUS_PRIMAL_INFEASIBLE ? "primal infeasible" : "dual infeasible");
+    *status_out = x.status;
+    *out = p;
+    return SLP_OK;
+}
+
+/* ------------------------------------------------------------ recovery */
+
+/* Undo stage s (entries [*pos_end - ..., *pos_end) carry stage s). Works in
+ * min form: y and z here are sense * (user-sense values). */
+static slp_err undo_stage(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo,
+                          int64_t hi, double *x, double *z, double *y, double *cb, double *rb)
+{
+    int64_t n = p->n_loc, m = p->m_loc;
+    double sg = (double)p->sense;
+    if (p->stage_kind[s] == STAGE_FIXCOL) {
+        /* z_j = c_j - sum_i a_ij y_i over the entries the column had at stage s. */
+        memset(cb, 0, (size_t)n * sizeof(double));
+        for (int64_t e = lo; e < hi; e++)
+            cb[p->ent[e].col] += p->ent[e].val * y[p->ent[e].row];
+        SLP_CALL(slp_sum_over_col(grid, cb, n));
+        for (int64_t j = 0; j < n; j++)
+            if (p->col_stage[j] == s) {
+                x[j] = p->col_val[j];
+                z[j] = sg * p->c[j] - cb[j];
+            }
+    } else if (p->stage_kind[s] == STAGE_SINGLETON) {
+        /* A row that set the bound on which z_k pushes takes over z_k. */
+        memset(cb, 0, (size_t)n * sizeof(double));
+        memset(rb, 0, (size_t)m * sizeof(double));
+        for (int64_t e = lo; e < hi; e++) {
+            const removed_entry_t *en = &p->ent[e];
+            double zk = z[en->col];
+            if (((en->flags & ENTRY_SET_LO) && zk > 0.0) || ((en->flags & ENTRY_SET_HI) && zk < 0.0)) {
+                rb[en->row] += zk / en->val;
+                cb[en->col] -= zk;
+            }
+        }
+        SLP_CALL(slp_sum_over_col(grid, cb, n));
+        SLP_CALL(slp_sum_over_row(grid, rb, m));
+        for (int64_t j = 0; j < n; j++)
+            z[j] += cb[j];
+        for (int64_t i = 0; i < m; i++)
+            if (p->row_stage[i] == s)
+                y[i] = rb[i];
+    }
+    /* STAGE_EMPTYROW: the dual of an empty row is 0, set already. */
+    return SLP_OK;
+}
+
+/* Projection of a min-form dual value onto the sign set of bounds [l, u]. */
+static double project_dual(double v, double l, double u)
+{
+    int lf = isfinite(l), uf = isfinite(u);
+    if (lf && uf)
+        return v;
+    if (lf)
+        return fmax(v, 0.0);
+    if (uf)
+        return fmin(v, 0.0);
+    return 0.0;
+}
+
+static double bound_term(double v, double l, double u)
+{
+    return (v > 0.0 ? v * l : 0.0) + (v < 0.0 ? v * u : 0.0);
+}
+
+slp_err slp_presolve_recover(slp_grid_t *grid, const slp_presolve_t *p, slp_result_t *result)
+{
+    int64_t n = p->n_loc, m = p->m_loc;
+    double sg = (double)p->sense;
+    double *x = result->x, *z = result->rc, *y = result->y, *ax = result->ax;
+    double *cb = NULL, *rb = NULL;
+    slp_err rc = slp_alloc(&cb, (size_t)n + 1, sizeof(double));
+    if (rc == SLP_OK)
+        rc = slp_alloc(&rb, (size_t)m + 1, sizeof(double));
+    rc = slp_comm_agree(grid->world, rc);
+    if (rc != SLP_OK) {
+        free(cb);
+        free(rb);
+        return rc;
+    }
+    for (int64_t j = 0; j < n; j++) {
+        z[j] *= sg;
+        if (p->col_stage[j] >= 0) {
+            x[j] = p->col_val[j];
+            z[j] = 0.0;
+        }
+    }
+    for (int64_t i = 0; i < m; i++) {
+        y[i] *= sg;
+        if (p->row_stage[i] >= 0)
+            y[i] = 0.0;
+    }
+    /* Stages in reverse; entries are stored in stage order. */
+    int64_t hi = p->n_ent;
+    for (int s = p->nstages - 1; s >= 0 && rc == SLP_OK; s--) {
+        int64_t lo = hi;
+        while (lo > 0 && p->ent[lo - 1].stage == s)
+            lo--;
+        rc = undo_stage(grid, p, s, lo, hi, x, z, y, cb, rb);
+        hi = lo;
+    }
+    /* Row activities: add the removed entries at the final x. */
+    if (rc == SLP_OK) {
+        memset(rb, 0, (size_t)m * sizeof(double));
+        for (int64_t e = 0; e < p->n_ent; e++)
+            rb[p->ent[e].row] += p->ent[e].val * x[p->ent[e].col];
+        rc = slp_sum_over_row(grid, rb, m);
+    }
+    if (rc == SLP_OK) {
+        for (int64_t i = 0; i < m; i++)
+            ax[i] += rb[i];
+        /* Objectives in the original space: primal c^T x + c0 (file sense), dual
+         * with the checker's formula in min form. */
+        double colv[2] = {0.0, 0.0}, rowv[1] = {0.0};
+        for (int64_t j = 0; j < n; j++) {
+            colv[0] += p->c[j] * x[j];
+            colv[1] += bound_term(project_dual(z[j], p->lv[j], p->uv[j]), p->lv[j], p->uv[j]);
+        }
+        for (int64_t i = 0; i < m; i++)
+            rowv[0] += bound_term(project_dual(y[i], p->lc[i], p->uc[i]), p->lc[i], p->uc[i]);
+        rc = batch_sums(grid, colv, 2, rowv, 1, NULL, 0);
+        result->objective = colv[0] + p->obj_const;
+        result->dual_objective = sg * (sg * p->obj_const + colv[1] + rowv[0]);
+    }
+    for (int64_t j = 0; j < n; j++)
+        z[j] *= sg;
+    for (int64_t i = 0; i < m; i++)
+        y[i] *= sg;
+    free(cb);
+    free(rb);
+    return slp_comm_agree(grid->world, rc);
+}
