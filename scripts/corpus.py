@@ -50,12 +50,25 @@ def rel_error(value, ref):
     return abs(value - ref) / max(1.0, abs(ref))
 
 
-def run_one(binary, shared, row, tol, limit, extra):
+def run_check(binary, path, sol, tol):
+    """Independent check of an optimal solution: (passed, max criterion)."""
+    js = sol + ".check.json"
+    proc = subprocess.run([binary, "check", path, sol, "--tol", str(tol), "--json", js, "--quiet"],
+                          capture_output=True, text=True, timeout=600)
+    worst = None
+    if os.path.exists(js):
+        with open(js) as f:
+            worst = json.load(f).get("max")
+    return proc.returncode == 0, worst
+
+
+def run_one(binary, shared, row, tol, limit, extra, check_tol):
     path = os.path.join(shared, "lp", row["file"])
     with tempfile.TemporaryDirectory() as tmp:
         js = os.path.join(tmp, "run.json")
+        sol = os.path.join(tmp, "run.sol")
         cmd = [binary, "solve", path, "--tol", str(tol), "--time-limit", str(limit),
-               "--json", js, "--quiet"] + extra
+               "--json", js, "--quiet"] + (["--sol", sol] if check_tol else []) + extra
         start = time.time()
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=limit * 3 + 60)
@@ -68,6 +81,8 @@ def run_one(binary, shared, row, tol, limit, extra):
         if code == 0 and os.path.exists(js):
             with open(js) as f:
                 result.update(json.load(f))
+        if check_tol and result.get("status") == "optimal":
+            result["check_pass"], result["check_max"] = run_check(binary, path, sol, check_tol)
         return result
 
 
@@ -83,6 +98,8 @@ def main():
     ap.add_argument("--csv")
     ap.add_argument("--markdown")
     ap.add_argument("--extra", default="", help="extra solver options")
+    ap.add_argument("--check", type=float, default=None,
+                    help="run `shardlp check --tol CHECK` on every optimal solution")
     args = ap.parse_args()
     tols = [(float(t.split(":")[0]), float(t.split(":")[1])) for t in (args.tol or ["1e-4:60"])]
     rows = [r for r in load_index(args.shared) if int(r["nonzeros"]) <= args.max_nnz]
@@ -96,7 +113,8 @@ def main():
     with cf.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for tol, limit in tols:
             for r in rows:
-                jobs.append(pool.submit(run_one, args.binary, args.shared, r, tol, limit, extra))
+                jobs.append(pool.submit(run_one, args.binary, args.shared, r, tol, limit, extra,
+                                        args.check))
         results = [j.result() for j in jobs]
     by_name = {r["name"]: r for r in rows}
     table = []
@@ -115,12 +133,17 @@ def main():
         npass = sum(r["pass"] for r in sel)
         nopt = sum(r.get("status") == "optimal" for r in sel)
         summary.append((tol, limit, len(sel), nopt, npass))
+        checked = [r for r in sel if "check_pass" in r]
+        if checked:
+            bad = [r["name"] for r in checked if not r["check_pass"]]
+            print(f"tol {tol:g}: check --tol {args.check:g}: {len(checked) - len(bad)}/{len(checked)} "
+                  f"optimal solutions pass; failing: {', '.join(bad) or 'none'}")
         print(f"tol {tol:g} ({limit:g} s): {nopt}/{len(sel)} optimal, {npass}/{len(sel)} within "
               f"{'1e-3' if tol >= 1e-4 else '1e-6'} of the reference ({100.0 * npass / max(1, len(sel)):.1f}%)")
     if args.csv:
         keys = ["name", "tol", "status", "iterations", "solve_seconds", "wall", "objective",
                 "reference", "reference_origin", "obj_rel_error", "rel_primal_residual",
-                "rel_dual_residual", "rel_gap", "pass", "exit", "error"]
+                "rel_dual_residual", "rel_gap", "pass", "check_pass", "check_max", "exit", "error"]
         with open(args.csv, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=keys, extrasaction="ignore")
             w.writeheader()

@@ -55,6 +55,7 @@ typedef struct {
     const char *json_path;
     const char *backend;
     const char *comm_mode;
+    const char *log_path; /* HiGHS log_file: the log is also written there (rank 0) */
     int help;
     slp_settings_t set;
     char *owned[16]; /* strings copied from an options file */
@@ -122,6 +123,20 @@ static slp_err apply_option(solve_options_t *o, const char *name, const char *va
         o->out_dir = value;
     } else if (!strcmp(name, "--json")) {
         o->json_path = value;
+    } else if (!strcmp(name, "--log_file") || !strcmp(name, "log_file")) {
+        o->log_path = value;
+    } else if (!strcmp(name, "--presolve")) { /* HiGHS: --presolve on|off|choose */
+        if (strcmp(value, "on") && strcmp(value, "off") && strcmp(value, "choose"))
+            return slp_error(SLP_ERR_INPUT, "option --presolve: '%s' is not on, off or choose",
+                             value);
+        s->presolve = strcmp(value, "off") != 0;
+    } else if (!strcmp(name, "--solver") || !strcmp(name, "--parallel") ||
+               !strcmp(name, "--run_crossover") || !strcmp(name, "--ranging") ||
+               !strcmp(name, "--random_seed") || !strcmp(name, "--read_solution_file") ||
+               !strcmp(name, "--read_basis_file") || !strcmp(name, "--write_basis_file")) {
+        /* HiGHS command-line options a modelling tool may pass (PuLP: --solver=simplex
+         * when mip=False, --parallel=on with threads): accepted, no effect here. */
+        slp_warn("option %s=%s is a HiGHS option that shardlp ignores\n", name, value);
     } else if (!strcmp(name, "--model_file")) {
         o->model_path = value;
     } else if (!strcmp(name, "--options_file")) {
@@ -215,7 +230,8 @@ static slp_err read_highs_options(const char *path, solve_options_t *o)
                 rc = slp_error(SLP_ERR_INPUT, "%s:%d: expected 'name = value'", path, lineno);
             continue;
         }
-        if (!strcmp(name, "time_limit") || !strcmp(name, "threads") || !strcmp(name, "solution_file")) {
+        if (!strcmp(name, "time_limit") || !strcmp(name, "threads") || !strcmp(name, "solution_file") ||
+            !strcmp(name, "log_file")) {
             /* the value outlives this buffer (file names are kept as pointers) */
             char *copy = o->n_owned < 16 ? slp_strdup(value) : NULL;
             if (!copy) {
@@ -228,6 +244,10 @@ static slp_err read_highs_options(const char *path, solve_options_t *o)
         else if (!strcmp(name, "primal_feasibility_tolerance") || !strcmp(name, "dual_feasibility_tolerance") ||
                  !strcmp(name, "pdlp_d_gap_tol") || !strcmp(name, "kkt_tolerance"))
             rc = slp_parse_double(name, value, 1e-300, 1.0, &o->set.tol);
+        else if (!strcmp(name, "log_to_console") && (!strcmp(value, "false") || !strcmp(value, "0")))
+            slp_log_set_level(SLP_LOG_QUIET);
+        else if (!strcmp(name, "write_solution_to_file") || !strcmp(name, "write_solution_style"))
+            ; /* the text solution is always HiGHS's raw style, written when a file is named */
         else
             slp_warn("%s:%d: option '%s' is not used by shardlp\n", path, lineno, name);
     }
@@ -341,8 +361,16 @@ static slp_err create_backend(const solve_options_t *o, slp_backend_t **be)
     return slp_backend_cpu_create(threads, be);
 }
 
+static void close_log_file(FILE *file)
+{
+    slp_log_set_file(NULL);
+    if (file)
+        fclose(file);
+}
+
 int slp_cmd_solve(int argc, char **argv)
 {
+    int status_ = 0;
     double t_start = slp_wall_seconds();
     slp_comm_t *world = slp_comm_world();
     slp_log_set_printing(slp_comm_rank(world) == 0);
@@ -358,6 +386,13 @@ int slp_cmd_solve(int argc, char **argv)
         free_options(&o);
         return 0;
     }
+    FILE *log_file = NULL;
+    if (o.log_path && slp_comm_rank(world) == 0) {
+        log_file = fopen(o.log_path, "w");
+        if (!log_file)
+            slp_warn("%s: cannot open the log file; logging to the console only\n", o.log_path);
+        slp_log_set_file(log_file);
+    }
     slp_grid_t *grid = NULL;
     slp_shard_manifest_t manifest = {0};
     int sharded = is_directory(o.model_path);
@@ -368,7 +403,9 @@ int slp_cmd_solve(int argc, char **argv)
     if (rc != SLP_OK) {
         slp_shard_manifest_free(&manifest);
         free_options(&o);
-        return report_failure(world, rc);
+        status_ = report_failure(world, rc);
+        close_log_file(log_file);
+        return status_;
     }
     slp_log("shardlp %s: %d rank%s, grid %dx%d, backend %s\n", SLP_VERSION, grid->size,
             grid->size == 1 ? "" : "s", grid->R, grid->C, o.backend);
@@ -421,5 +458,6 @@ int slp_cmd_solve(int argc, char **argv)
     free_options(&o);
     slp_grid_destroy(&grid);
     slp_shard_manifest_free(&manifest);
+    close_log_file(log_file);
     return status;
 }

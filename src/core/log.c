@@ -5,6 +5,9 @@
 
 static slp_log_level current_level = SLP_LOG_NORMAL;
 static int this_rank_prints = 1;
+static FILE *log_file = NULL;
+
+void slp_log_set_file(FILE *file) { log_file = file; }
 
 void slp_log_set_level(slp_log_level level) { current_level = level; }
 slp_log_level slp_log_get_level(void) { return current_level; }
@@ -20,9 +23,16 @@ static void vlog(FILE *stream, const char *prefix, const char *fmt, va_list ap)
 
 void slp_log(const char *fmt, ...)
 {
-    if (!this_rank_prints || current_level < SLP_LOG_NORMAL)
+    if (!this_rank_prints)
         return;
     va_list ap;
+    if (log_file) {
+        va_start(ap, fmt);
+        vlog(log_file, NULL, fmt, ap);
+        va_end(ap);
+    }
+    if (current_level < SLP_LOG_NORMAL)
+        return;
     va_start(ap, fmt);
     vlog(stdout, NULL, fmt, ap);
     va_end(ap);

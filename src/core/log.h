@@ -11,6 +11,12 @@ slp_log_level slp_log_get_level(void);
 /* Only the rank given 1 here prints (default: prints). */
 void slp_log_set_printing(int prints);
 
+/* Also write the normal (and, when enabled, verbose) log to `file` (NULL: stop),
+ * whatever the console level: HiGHS's log_file, read back by PuLP's HiGHS_CMD.
+ * Not owned: the caller closes it after setting NULL. */
+#include <stdio.h>
+void slp_log_set_file(FILE *file);
+
 /* Normal log line(s) on stdout. */
 void slp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Only with --verbose. */

@@ -1,0 +1,188 @@
+/* shardlp public C API (docs/c-api.md).
+ *
+ * Solves   minimize (or maximize)  c^T x + c0
+ *          subject to  lc <= A x <= uc,   lv <= x <= uv
+ * with the distributed first-order method of shardlp (restarted reflected-Halpern
+ * PDHG). Any bound may be infinite (+-INFINITY from <math.h>).
+ *
+ * Lifetime:  shardlp_problem_create*() -> [shardlp_problem_set_warm_start()] ->
+ *            shardlp_solve() (any number of times) -> shardlp_problem_destroy().
+ * Errors:    every function returns a shardlp_error (SHARDLP_OK == 0); the one-line
+ *            message of the last failure is shardlp_last_error(). The outcome of a
+ *            solve (optimal, infeasible, time limit, ...) is NOT an error: it is
+ *            shardlp_info.status.
+ * MPI:       a program that does not use MPI needs nothing: the library runs as one
+ *            process and never starts MPI. Under a launcher (mpirun/srun), call
+ *            shardlp_init() first and shardlp_finalize() last (they start and stop
+ *            MPI), and call shardlp_solve() on every rank: rank 0 holds the model, the
+ *            others pass NULL. See shardlp_solve() for what each rank gets back.
+ * Threads:   the library keeps one error message per process; do not call it from
+ *            two threads at once.
+ * Indices:   0-based; sizes, offsets and indices are 64-bit. */
+#ifndef SHARDLP_H
+#define SHARDLP_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SHARDLP_API_VERSION 1
+
+/* The call failed (mirrors the library's internal codes). */
+typedef enum {
+    SHARDLP_OK = 0,
+    SHARDLP_ERR_INPUT = 1,      /* malformed model or argument (message says which) */
+    SHARDLP_ERR_IO = 2,         /* cannot open, read or write a file */
+    SHARDLP_ERR_NOMEM = 3,      /* allocation failed */
+    SHARDLP_ERR_MPI = 4,        /* communication failure or grid / rank-count mismatch */
+    SHARDLP_ERR_INTERNAL = 5,   /* a bug: please report with the model */
+    SHARDLP_ERR_UNSUPPORTED = 6 /* feature not built or not available in this build */
+} shardlp_error;
+
+/* What the solve found (not an error). Values match `shardlp solve --json`. */
+typedef enum {
+    SHARDLP_OPTIMAL = 0,           /* "optimal": all three tolerances met */
+    SHARDLP_PRIMAL_INFEASIBLE = 1, /* "primal_infeasible": a dual ray proves it */
+    SHARDLP_DUAL_INFEASIBLE = 2,   /* "dual_infeasible": unbounded (a primal ray) */
+    SHARDLP_TIME_LIMIT = 3,        /* "time_limit": best iterate returned */
+    SHARDLP_ITERATION_LIMIT = 4,   /* "iteration_limit": best iterate returned */
+    SHARDLP_NUMERICAL_ERROR = 5,   /* "numerical_error" */
+    SHARDLP_INTERRUPTED = 6        /* "interrupted" */
+} shardlp_status;
+
+/* Objective sense. */
+enum { SHARDLP_MINIMIZE = 1, SHARDLP_MAXIMIZE = -1 };
+
+/* Sparse matrix formats accepted by shardlp_problem_create. */
+typedef enum {
+    SHARDLP_CSC = 0, /* ptr[n+1] column starts, row[nnz] row indices */
+    SHARDLP_CSR = 1, /* ptr[m+1] row starts, col[nnz] column indices */
+    SHARDLP_COO = 2  /* row[nnz], col[nnz] (triplets, any order) */
+} shardlp_format;
+
+/* A borrowed view of the constraint matrix A (m x n); nothing is kept after the
+ * create call returns. Duplicate entries are summed; indices need not be sorted. */
+typedef struct shardlp_matrix {
+    shardlp_format format;
+    int64_t nnz;          /* number of stored entries */
+    const int64_t *ptr;   /* CSC: [n+1], CSR: [m+1] offsets, ptr[0] == 0; COO: unused */
+    const int64_t *row;   /* CSC and COO: [nnz] row indices in [0, m); CSR: unused */
+    const int64_t *col;   /* CSR and COO: [nnz] column indices in [0, n); CSC: unused */
+    const double *val;    /* [nnz] finite values */
+} shardlp_matrix;
+
+typedef struct shardlp_problem shardlp_problem; /* opaque: the whole LP, on one rank */
+
+/* Build a problem from arrays (all copied; the caller keeps ownership).
+ *   m, n     rows and columns (either may be 0)
+ *   sense    SHARDLP_MINIMIZE or SHARDLP_MAXIMIZE (results are in this sense)
+ *   c        [n] objective, NULL = zeros;   c0  objective constant
+ *   A        the matrix (may be NULL when it has no entries)
+ *   lc, uc   [m] row bounds; NULL = -inf / +inf. lc[i] == uc[i] is an equality.
+ *   lv, uv   [n] variable bounds; NULL = 0 / +inf (the linprog and MPS default).
+ * Checks: finite c and values, indices in range, no NaN bound, lower <= upper,
+ * no lower bound of +inf or upper bound of -inf (SHARDLP_ERR_INPUT, message names
+ * the first offending index). */
+shardlp_error shardlp_problem_create(int64_t m, int64_t n, int sense, const double *c, double c0,
+                                     const shardlp_matrix *A, const double *lc, const double *uc,
+                                     const double *lv, const double *uv, shardlp_problem **out);
+/* Read an MPS file (.mps, .mps.gz, free or fixed format). Errors name file and line. */
+shardlp_error shardlp_problem_read(const char *path, shardlp_problem **out);
+/* Accepts NULL and sets *problem to NULL. */
+void shardlp_problem_destroy(shardlp_problem **problem);
+
+/* Sizes of a problem (any pointer may be NULL). */
+void shardlp_problem_size(const shardlp_problem *problem, int64_t *m, int64_t *n, int64_t *nnz);
+/* Name of row i / column j as read from a file, or generated ("R<i>", "C<j>").
+ * Valid until the problem is destroyed or the next call; NULL when out of range. */
+const char *shardlp_problem_row_name(const shardlp_problem *problem, int64_t i);
+const char *shardlp_problem_col_name(const shardlp_problem *problem, int64_t j);
+
+/* Warm start (copied): x0[n] primal and/or y0[m] dual values in the model's own
+ * units and sense (as shardlp_solve returns them), either may be NULL. Used by the
+ * next solves until cleared with (NULL, NULL). Values must be finite. */
+shardlp_error shardlp_problem_set_warm_start(shardlp_problem *problem, const double *x0,
+                                             const double *y0);
+
+/* Solver settings. Always start from shardlp_settings_default(). */
+typedef struct shardlp_settings {
+    double tol;          /* relative tolerance of primal, dual residuals and gap (1e-4) */
+    double time_limit;   /* seconds of wall clock for the main loop (3600) */
+    int64_t iter_limit;  /* iteration limit (INT64_MAX) */
+    int threads;         /* CPU threads per rank, 0 = default (all cores for one rank) */
+    int verbosity;       /* 0 quiet (default for the library), 1 log, 2 every check */
+    int presolve;        /* distributed presolve (1) */
+    int polish;          /* feasibility polishing (0) */
+    int grid_rows;       /* R of the R x C process grid; 0 = chosen from the rank count */
+    int grid_cols;       /* C; R * C must equal the number of ranks when given */
+} shardlp_settings;
+
+void shardlp_settings_default(shardlp_settings *settings);
+
+/* Scalars of a solve; identical on every rank. */
+typedef struct shardlp_info {
+    shardlp_status status;
+    double objective;         /* primal objective c^T x + c0, user's sense */
+    double dual_objective;    /* dual objective, user's sense */
+    double rel_primal_residual, rel_dual_residual, rel_gap;
+    double abs_primal_residual, abs_dual_residual, abs_gap;
+    int64_t iterations;
+    int64_t restarts;
+    int64_t m, n, nnz;        /* problem sizes */
+    int grid_rows, grid_cols; /* the grid used */
+    int warm_started;         /* 1 if the problem's warm start was used, 0 if none was set or
+                                 this build's solver cannot take one (see docs/c-api.md) */
+    double setup_seconds;     /* distribution and backend set-up */
+    double scaling_seconds, power_seconds, solve_seconds; /* solver phases */
+    double total_seconds;     /* the whole shardlp_solve call */
+} shardlp_info;
+
+/* Solve. Collective over the world when running under MPI (every rank calls it;
+ * `problem` is read on rank 0 only, other ranks may pass NULL).
+ *   info            filled on every rank (may be NULL)
+ *   x[n], rc[n]     primal values and reduced costs rc = c - A^T y (may be NULL)
+ *   y[m], ax[m]     row duals and row activities A x (may be NULL)
+ * Vectors are in the model's units and sense, HiGHS's sign convention (for a
+ * minimisation y_i >= 0 on an active lower row bound, rc_j >= 0 at a lower
+ * variable bound; all signs flip for a maximisation). They are written on rank 0
+ * only (gathered slice by slice); other ranks' buffers are left untouched (use
+ * shardlp_solve_shards for slices on every rank). On a status other than optimal
+ * the vectors hold the last iterate. Returns SHARDLP_OK whenever the solve ran,
+ * whatever its status. */
+shardlp_error shardlp_solve(shardlp_problem *problem, const shardlp_settings *settings,
+                            shardlp_info *info, double *x, double *y, double *rc, double *ax);
+
+/* Solve a shard directory (`shardlp shard` output, docs/shard-format.md) on as many
+ * ranks as its grid has, each rank reading only its own block. Collective. Each rank
+ * gets back its own slices: x and rc for columns [*col_lo, *col_lo + *n_loc), y and ax
+ * for rows [*row_lo, *row_lo + *m_loc). The buffers are allocated with malloc and
+ * owned by the caller (free()); pass NULL for those you do not want. Warm start is not
+ * available on this path. */
+shardlp_error shardlp_solve_shards(const char *dir, const shardlp_settings *settings,
+                                   shardlp_info *info, int64_t *col_lo, int64_t *n_loc,
+                                   double **x, double **rc, int64_t *row_lo, int64_t *m_loc,
+                                   double **y, double **ax);
+
+/* MPI: start/stop the communication layer. Optional without a launcher. Under
+ * mpirun, shardlp_init starts MPI (argc/argv may be NULL); shardlp_finalize ends it. */
+shardlp_error shardlp_init(int *argc, char ***argv);
+void shardlp_finalize(void);
+/* This process's rank and the number of ranks (0 and 1 without MPI). */
+int shardlp_rank(void);
+int shardlp_ranks(void);
+
+/* Message of the last failure on this rank ("" if none). */
+const char *shardlp_last_error(void);
+/* "optimal", "primal_infeasible", ... and HiGHS's wording ("Optimal", ...). */
+const char *shardlp_status_name(shardlp_status status);
+const char *shardlp_status_highs_name(shardlp_status status);
+/* Library version, e.g. "0.1.0". */
+const char *shardlp_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,16 @@
+"""shardlp: a distributed first-order LP solver (Python interface over libshardlp.so).
+
+    import shardlp
+    model = shardlp.read("afiro.mps")                     # or shardlp.Model(c, A, lc, uc, lv, uv)
+    res = model.solve(tol=1e-6, time_limit=60, threads=4)
+    print(res.status, res.objective, res.x, res.y, res.reduced_costs, res.times)
+
+See docs/python.md. Modelling tools: shardlp.pyomo_plugin (Pyomo); PuLP uses the
+`shardlp` binary through pulp.HiGHS_CMD (docs/modelling-tools.md).
+"""
+from ._lib import InputError, LibraryNotFoundError, ShardlpError, find_library
+from .model import STATUS_NAMES, Model, Result, read, version
+
+__all__ = ["Model", "Result", "read", "version", "ShardlpError", "InputError",
+           "LibraryNotFoundError", "find_library", "STATUS_NAMES"]
+__version__ = "0.1.0"

@@ -1,0 +1,171 @@
+"""Loading libshardlp.so and the ctypes declarations of include/shardlp.h."""
+import ctypes
+import ctypes.util
+import os
+from pathlib import Path
+
+_LIB_NAMES = ("libshardlp.so", "libshardlp.dylib")
+
+
+class ShardlpError(RuntimeError):
+    """A call into libshardlp failed. ``code`` is the shardlp_error value."""
+
+    def __init__(self, message, code=5):
+        super().__init__(message)
+        self.code = code
+
+
+class InputError(ShardlpError, ValueError):
+    """The model or an argument is malformed (SHARDLP_ERR_INPUT)."""
+
+
+class LibraryNotFoundError(ShardlpError, ImportError):
+    """libshardlp.so could not be located."""
+
+
+def _candidates():
+    env = os.environ.get("SHARDLP_LIB")
+    if env:
+        p = Path(env)
+        yield p if p.is_file() else p / _LIB_NAMES[0]
+        return
+    # Next to the package (a copy placed there), then a build directory of the
+    # repository the package was installed from or is run in.
+    here = Path(__file__).resolve().parent
+    for name in _LIB_NAMES:
+        yield here / name
+    roots = [here.parent.parent, Path.cwd(), *Path.cwd().parents]
+    for root in roots:
+        for name in _LIB_NAMES:
+            yield root / "build" / name
+
+
+def find_library():
+    """Path of libshardlp.so: $SHARDLP_LIB (file or directory), the package
+    directory, ``build/`` of the repository (above the package or the current
+    directory), then the system's library path."""
+    tried = []
+    for cand in _candidates():
+        tried.append(str(cand))
+        if cand.is_file():
+            return str(cand)
+    found = ctypes.util.find_library("shardlp")  # a name for the dynamic loader
+    if found and not os.environ.get("SHARDLP_LIB"):
+        return found
+    raise LibraryNotFoundError(
+        "cannot find libshardlp.so (run `make build` in the shardlp repository, or set "
+        "SHARDLP_LIB to the library file); looked at: " + ", ".join(tried[:6]),
+        code=6,
+    )
+
+
+c_int64_p = ctypes.POINTER(ctypes.c_int64)
+c_double_p = ctypes.POINTER(ctypes.c_double)
+
+
+class Matrix(ctypes.Structure):
+    _fields_ = [
+        ("format", ctypes.c_int),
+        ("nnz", ctypes.c_int64),
+        ("ptr", c_int64_p),
+        ("row", c_int64_p),
+        ("col", c_int64_p),
+        ("val", c_double_p),
+    ]
+
+
+class Settings(ctypes.Structure):
+    _fields_ = [
+        ("tol", ctypes.c_double),
+        ("time_limit", ctypes.c_double),
+        ("iter_limit", ctypes.c_int64),
+        ("threads", ctypes.c_int),
+        ("verbosity", ctypes.c_int),
+        ("presolve", ctypes.c_int),
+        ("polish", ctypes.c_int),
+        ("grid_rows", ctypes.c_int),
+        ("grid_cols", ctypes.c_int),
+    ]
+
+
+class Info(ctypes.Structure):
+    _fields_ = [
+        ("status", ctypes.c_int),
+        ("objective", ctypes.c_double),
+        ("dual_objective", ctypes.c_double),
+        ("rel_primal_residual", ctypes.c_double),
+        ("rel_dual_residual", ctypes.c_double),
+        ("rel_gap", ctypes.c_double),
+        ("abs_primal_residual", ctypes.c_double),
+        ("abs_dual_residual", ctypes.c_double),
+        ("abs_gap", ctypes.c_double),
+        ("iterations", ctypes.c_int64),
+        ("restarts", ctypes.c_int64),
+        ("m", ctypes.c_int64),
+        ("n", ctypes.c_int64),
+        ("nnz", ctypes.c_int64),
+        ("grid_rows", ctypes.c_int),
+        ("grid_cols", ctypes.c_int),
+        ("warm_started", ctypes.c_int),
+        ("setup_seconds", ctypes.c_double),
+        ("scaling_seconds", ctypes.c_double),
+        ("power_seconds", ctypes.c_double),
+        ("solve_seconds", ctypes.c_double),
+        ("total_seconds", ctypes.c_double),
+    ]
+
+
+_lib = None
+
+
+def lib():
+    """The loaded library (loaded on first use)."""
+    global _lib
+    if _lib is not None:
+        return _lib
+    path = find_library()
+    try:
+        L = ctypes.CDLL(path)
+    except OSError as e:
+        raise LibraryNotFoundError(f"cannot load {path}: {e}", code=6) from None
+    P = ctypes.c_void_p
+    PP = ctypes.POINTER(ctypes.c_void_p)
+    decl = {
+        "shardlp_problem_create": (ctypes.c_int, [ctypes.c_int64, ctypes.c_int64, ctypes.c_int,
+                                                  c_double_p, ctypes.c_double,
+                                                  ctypes.POINTER(Matrix), c_double_p, c_double_p,
+                                                  c_double_p, c_double_p, PP]),
+        "shardlp_problem_read": (ctypes.c_int, [ctypes.c_char_p, PP]),
+        "shardlp_problem_destroy": (None, [PP]),
+        "shardlp_problem_size": (None, [P, c_int64_p, c_int64_p, c_int64_p]),
+        "shardlp_problem_row_name": (ctypes.c_char_p, [P, ctypes.c_int64]),
+        "shardlp_problem_col_name": (ctypes.c_char_p, [P, ctypes.c_int64]),
+        "shardlp_problem_set_warm_start": (ctypes.c_int, [P, c_double_p, c_double_p]),
+        "shardlp_settings_default": (None, [ctypes.POINTER(Settings)]),
+        "shardlp_solve": (ctypes.c_int, [P, ctypes.POINTER(Settings), ctypes.POINTER(Info),
+                                         c_double_p, c_double_p, c_double_p, c_double_p]),
+        "shardlp_last_error": (ctypes.c_char_p, []),
+        "shardlp_status_name": (ctypes.c_char_p, [ctypes.c_int]),
+        "shardlp_version": (ctypes.c_char_p, []),
+    }
+    for name, (res, args) in decl.items():
+        fn = getattr(L, name)
+        fn.restype = res
+        fn.argtypes = args
+    _lib = L
+    return L
+
+
+def check(code, what):
+    """Raise the matching exception when a library call returned non-zero."""
+    if code == 0:
+        return
+    msg = lib().shardlp_last_error().decode(errors="replace") or "unknown error"
+    text = f"{what}: {msg}"
+    if code == 1:
+        raise InputError(text, code)
+    if code == 2:
+        raise OSError(text)
+    if code == 3:
+        raise MemoryError(text)
+    raise ShardlpError(text, code)
