@@ -1,5 +1,6 @@
 #include "solver/settings.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 void slp_settings_default(slp_settings_t *s)
@@ -29,5 +30,6 @@ void slp_settings_default(slp_settings_t *s)
     s->presolve = 1;
     s->threads = 0;
     s->comm_support = 0;
+    s->x0 = s->y0 = NULL;
     s->log_every_check = 0;
 }

@@ -36,8 +36,13 @@ typedef struct slp_settings {
     int presolve;        /* distributed presolve (on) */
     int threads;         /* CPU threads per rank (0 = default) */
     int comm_support;    /* 1: support-aware communication plan (--comm support) */
+    /* Warm start: this rank's column slice of x and row slice of y in original space
+     * and the user's sense (borrowed; NULL = start from 0). */
+    const double *x0, *y0;
     int log_every_check; /* print every check (--verbose) */
 } slp_settings_t;
+
+#define SLP_SETTINGS_HAS_WARM_START 1
 
 void slp_settings_default(slp_settings_t *s);
 

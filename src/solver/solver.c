@@ -83,6 +83,34 @@ static slp_err create_vectors(slp_pdhg_t *s, const slp_local_problem_t *lp, cons
     return SLP_OK;
 }
 
+/* Upload factor * v[k] * scale[k] as the start and anchor of one space. */
+static slp_err warm_start_space(slp_pdhg_t *s, const double *v, const double *scale,
+                                double factor, int64_t len, double *iterate, double *anchor)
+{
+    double *host = NULL;
+    SLP_CALL(slp_alloc(&host, (size_t)len + 1, sizeof(double)));
+    for (int64_t k = 0; k < len; k++)
+        host[k] = factor * v[k] * scale[k];
+    slp_err rc = s->be->vec_upload(s->be, iterate, host, len);
+    if (rc == SLP_OK)
+        rc = s->be->vec_upload(s->be, anchor, host, len);
+    free(host);
+    return rc;
+}
+
+/* Warm start (settings x0, y0: this rank's slices, original space, user's sense):
+ * x~0 = x0 s_j theta_b and y~0 = y0 r_i theta_c (ALGORITHM.md section 1), with the
+ * duals negated for a maximisation (the solver works in minimisation form). */
+static slp_err warm_start(slp_pdhg_t *s, const slp_scaling_t *sc, double sense)
+{
+    if (s->set->x0)
+        SLP_CALL(warm_start_space(s, s->set->x0, sc->dcol, sc->theta_b, s->n, s->x, s->x0));
+    if (s->set->y0)
+        SLP_CALL(warm_start_space(s, s->set->y0, sc->drow, sense * sc->theta_c, s->m, s->y,
+                                  s->y0));
+    return SLP_OK;
+}
+
 static void destroy_solver(slp_pdhg_t *s)
 {
     slp_backend_t *be = s->be;
@@ -204,6 +232,8 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, slp_result_t *res)
     s->theta_c = sc.theta_c;
     s->obj_const = lp->obj_const;
     slp_err rc = create_vectors(s, lp, &sc);
+    if (rc == SLP_OK)
+        rc = warm_start(s, &sc, lp->sense < 0 ? -1.0 : 1.0);
     slp_scaling_free(&sc);
     SLP_CALL(rc);
     SLP_CALL(slp_plan_create(s->grid, lp, s->set->comm_support ? "support" : "dense", &s->plan));
