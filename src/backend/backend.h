@@ -105,7 +105,8 @@ struct slp_backend {
     /* local sum of x_i * y_i */
     double (*vec_dot)(slp_backend_t *be, const double *x, const double *y, int64_t len);
 
-    slp_err (*block_create)(slp_backend_t *be, const slp_csr_t *a, slp_block_t **out);
+    /* The backend takes over a's arrays (a is left empty) or copies them to its memory. */
+    slp_err (*block_create)(slp_backend_t *be, slp_csr_t *a, slp_block_t **out);
     void (*block_destroy)(slp_backend_t *be, slp_block_t *block);
     void (*spmv)(slp_backend_t *be, const slp_block_t *a, const double *x, double *y);   /* y = A x */
     void (*spmv_t)(slp_backend_t *be, const slp_block_t *a, const double *y, double *x); /* x = A^T y */

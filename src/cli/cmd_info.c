@@ -1,5 +1,6 @@
 /* shardlp info DIR [--verify]: describe a shard directory (grid, nonzeros per block,
- * imbalance, bytes per rank, modelled communication of the dense plan). With --verify
+ * imbalance, bytes per rank, modelled communication of the dense and the support-aware
+ * plan, from the stored matrix, before presolve). With --verify
  * every file is read and checked; under MPI each rank reads only its own block and
  * slices (collective read, the same path as the solver's). */
 #include <stdio.h>
@@ -10,6 +11,8 @@
 #include "core/local_problem.h"
 #include "grid/comm.h"
 #include "grid/grid.h"
+#include "plan/plan_model.h"
+#include "plan/plan_model_shards.h"
 #include "shard/shard.h"
 
 static void print_usage(void)
@@ -18,12 +21,14 @@ static void print_usage(void)
            "\n"
            "Describe a shard directory: grid, nonzeros per block, max/mean imbalance, bytes per\n"
            "rank (matrix, vectors) and the modelled communication per iteration of the dense\n"
-           "plan (logical scalar-hops, docs/shard-format.md).\n"
+           "and the support-aware plan (logical scalar-hops, docs/comm-support.md; from the\n"
+           "stored matrix: the solver's --json numbers are after presolve).\n"
            "  --verify   read every file and check sizes, headers and checksums; under MPI\n"
            "             (mpirun -np R*C) each rank reads only its own block and slices\n");
 }
 
-static void print_summary(const char *dir, const slp_shard_manifest_t *man)
+static void print_summary(const char *dir, const slp_shard_manifest_t *man,
+                          const slp_plan_model_t *model)
 {
     int R = man->R, C = man->C;
     int64_t P = (int64_t)R * C;
@@ -75,6 +80,17 @@ static void print_summary(const char *dir, const slp_shard_manifest_t *man)
     printf("communication    : dense plan %lld logical scalar-hops per iteration "
            "(A x over row_comm %lld, A^T y over col_comm %lld)\n",
            (long long)(ax + aty), (long long)ax, (long long)aty);
+    if (model) {
+        double dense = slp_plan_model_dense(model), support = slp_plan_model_support(model);
+        printf("                   support plan %.6g logical scalar-hops per iteration "
+               "(%.2f%% less: legs %lld, plus per synchronisation %lld row hops x %d vectors\n"
+               "                   and %lld column hops x %d vectors, every %d iterations)\n",
+               support, dense > 0 ? 100.0 * (1.0 - support / dense) : 0.0,
+               (long long)(model->rows.support_hops + model->cols.support_hops),
+               (long long)model->rows.sync_hops, model->row_vectors,
+               (long long)model->cols.sync_hops, model->col_vectors, model->sync_interval);
+        slp_plan_model_print(model, "                   ");
+    }
 }
 
 /* Read every block, slice and name file, one block at a time. */
@@ -136,10 +152,13 @@ int slp_cmd_info(int argc, char **argv)
         if (rc == SLP_OK)
             rc = slp_shard_read_local(dir, grid, &lp);
         int64_t checked[2] = {lp.A.nnz, 1};
+        slp_plan_model_t model;
         if (rc == SLP_OK)
             rc = slp_comm_sum_i64(world, checked, 2);
+        if (rc == SLP_OK)
+            rc = slp_plan_model_local(grid, &lp, &model, NULL, NULL);
         if (rc == SLP_OK && rank == 0) {
-            print_summary(dir, &man);
+            print_summary(dir, &man, &model);
             printf("verified         : %lld ranks each read their own block and slices "
                    "(%lld nonzeros, checksums ok)\n",
                    (long long)checked[1], (long long)checked[0]);
@@ -147,11 +166,14 @@ int slp_cmd_info(int argc, char **argv)
         slp_local_problem_free(&lp);
         slp_grid_destroy(&grid);
     } else {
+        slp_plan_model_t model;
         rc = slp_shard_read_manifest(dir, &man);
         if (rc == SLP_OK && verify)
             rc = verify_serial(dir, &man);
+        if (rc == SLP_OK)
+            rc = slp_plan_model_shards(dir, &man, &model);
         if (rc == SLP_OK && rank == 0) {
-            print_summary(dir, &man);
+            print_summary(dir, &man, &model);
             if (verify)
                 printf("verified         : every block, slice%s file read (sizes, headers and "
                        "checksums ok)\n",

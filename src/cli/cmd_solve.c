@@ -15,6 +15,7 @@
 #include "core/timer.h"
 #include "grid/distribute.h"
 #include "io/mps.h"
+#include "presolve/pipeline.h"
 #include "shard/shard.h"
 #include "solver/solver.h"
 
@@ -440,8 +441,8 @@ int slp_cmd_solve(int argc, char **argv)
         info.C = grid->C;
         info.comm_mode = o.comm_mode;
         info.backend = o.backend;
-        rc = slp_solve(grid, &lp, &o.set, be, &result);
-        rc = slp_comm_agree(world, rc);
+        rc = slp_comm_agree(world, slp_solve_pipeline(grid, &lp, &o.set, be, &result,
+                                                      &info.presolve));
     }
     if (rc == SLP_OK) {
         info.read_seconds = t_read - t_start;

@@ -4,6 +4,7 @@
 #define SLP_SOLVE_OUTPUT_H
 
 #include "core/local_problem.h"
+#include "presolve/presolve.h"
 #include "shard/shard.h"
 #include "grid/grid.h"
 #include "solver/solver.h"
@@ -24,6 +25,7 @@ typedef struct slp_run_info {
     /* Shard input: names are read block by block from the directory (rank 0). */
     const char *shard_dir;
     const slp_shard_manifest_t *shard_manifest;
+    slp_presolve_stats_t presolve; /* what presolve removed (zeros when off) */
 } slp_run_info_t;
 
 /* Free the owned parts of info. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/log.h"
 #include "grid/comm_mpi.h"
 #include "shard/shard.h"
 #include "solver/reduce.h"
@@ -435,6 +436,10 @@ slp_err slp_plan_create(slp_grid_t *grid, const slp_local_problem_t *lp, const c
         slp_plan_destroy(&plan);
         return rc;
     }
+    double dense = slp_plan_model_dense(&plan->model);
+    slp_log_verbose("communication plan (%s): modelled %.6g (dense) and %.6g (support) logical "
+                    "scalar-hops per iteration\n",
+                    plan->support ? "support" : "dense", dense, slp_plan_model_support(&plan->model));
     *out = plan;
     return SLP_OK;
 }
@@ -443,6 +448,9 @@ void slp_plan_destroy(slp_comm_plan_t **plan)
 {
     if (!plan || !*plan)
         return;
+    slp_log_verbose("communication plan (%s): %.6f s in %lld sums and %lld syncs (rank 0)\n",
+                    (*plan)->support ? "support" : "dense", (*plan)->comm_seconds,
+                    (long long)(*plan)->sum_calls, (long long)(*plan)->sync_calls);
     side_free(&(*plan)->rows);
     side_free(&(*plan)->cols);
     free(*plan);

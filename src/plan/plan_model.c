@@ -68,11 +68,16 @@ void slp_plan_model_print(const slp_plan_model_t *m, const char *indent)
     const slp_plan_tally_t *t[2] = {&m->rows, &m->cols};
     const char *what[2] = {"rows (A x over row_comm)   ", "columns (A^T y over col_comm)"};
     for (int d = 0; d < 2; d++)
+    {
+        char buckets[48] = "";
+        if (t[d]->buckets > 0)
+            snprintf(buckets, sizeof buckets, " in %lld buckets", (long long)t[d]->buckets);
         printf("%s%s: dense %lld, support %lld legs + %lld per sync; coordinates empty %lld, "
-               "single %lld, partial %lld (%lld buckets), full %lld\n",
+               "single %lld, partial %lld%s, full %lld\n",
                indent, what[d], (long long)t[d]->dense_hops, (long long)t[d]->support_hops,
                (long long)t[d]->sync_hops, (long long)t[d]->empty, (long long)t[d]->single,
-               (long long)t[d]->partial, (long long)t[d]->buckets, (long long)t[d]->full);
+               (long long)t[d]->partial, buckets, (long long)t[d]->full);
+    }
 }
 
 /* ---------------------------------------------------------------- masks */
@@ -88,15 +93,16 @@ static int mask_cmp(const void *a, const void *b)
     return 0;
 }
 
-/* Distinct masks with at least two participants. */
-static slp_err count_buckets(const uint64_t *masks, int64_t len, int words, int64_t *out)
+/* Distinct participant sets of the partial buckets (2 <= k < P). */
+static slp_err count_buckets(const uint64_t *masks, int64_t len, int words, int P, int64_t *out)
 {
     *out = 0;
     uint64_t *copy = NULL;
     int64_t kept = 0;
     SLP_CALL(slp_alloc(&copy, (size_t)(len * words) + 1, sizeof(uint64_t)));
     for (int64_t i = 0; i < len; i++)
-        if (slp_plan_mask_count(masks + i * words, words) >= 2)
+        if (slp_plan_mask_count(masks + i * words, words) >= 2 &&
+            slp_plan_mask_count(masks + i * words, words) < P)
             memcpy(copy + (kept++) * words, masks + i * words, (size_t)words * sizeof(uint64_t));
     mask_words_cmp_w = words;
     qsort(copy, (size_t)kept, (size_t)words * sizeof(uint64_t), mask_cmp);
@@ -176,12 +182,12 @@ slp_err slp_plan_model_local(slp_grid_t *grid, const slp_local_problem_t *lp,
     if (rc == SLP_OK && grid->c == 0) {
         for (int64_t i = 0; i < m; i++)
             slp_plan_tally_add(&out->rows, rm + i * wc, wc, C);
-        rc = count_buckets(rm, m, wc, &out->rows.buckets);
+        rc = count_buckets(rm, m, wc, C, &out->rows.buckets);
     }
     if (rc == SLP_OK && grid->r == 0) {
         for (int64_t j = 0; j < n; j++)
             slp_plan_tally_add(&out->cols, cm + j * wr, wr, R);
-        rc = count_buckets(cm, n, wr, &out->cols.buckets);
+        rc = count_buckets(cm, n, wr, R, &out->cols.buckets);
     }
     rc = slp_comm_agree(grid->world, rc);
     if (rc == SLP_OK) {

@@ -27,7 +27,7 @@ typedef struct slp_plan_tally {
     int64_t support_hops;  /* per product: reduction + dissemination legs */
     int64_t sync_hops;     /* per synchronisation boundary and state vector */
     int64_t empty, single, partial, full; /* coordinates by participant count */
-    int64_t buckets;       /* distinct participant sets with k >= 2 (0 if unknown) */
+    int64_t buckets;       /* distinct participant sets with 2 <= k < P (0 if not counted) */
 } slp_plan_tally_t;
 
 /* The whole model: rows and columns, and how state is synchronised. */

@@ -2,6 +2,7 @@
  * sections 4-6), over the backend and the communication plan. */
 #include <math.h>
 
+#include "core/timer.h"
 #include "solver/reduce.h"
 #include "solver/solver_internal.h"
 
@@ -13,13 +14,17 @@ slp_err slp_pdhg_iterate(slp_pdhg_t *s, int64_t k, int major)
     double tau = s->eta / s->omega, sigma = s->eta * s->omega;
 
     be->spmv_t(be, s->a, s->y, s->g); /* g = A^T y */
+    double t0 = slp_wall_seconds();
     SLP_CALL(slp_plan_sum_cols(s->plan, s->grid, s->g, s->n));
+    s->comm_seconds += slp_wall_seconds() - t0;
     slp_primal_args pa = {s->n, tau, w, major, s->g, s->c, s->lv, s->uv, s->x0,
                           s->x, s->xbar, s->xhat, s->slack, s->dx};
     be->primal_step(be, &pa);
 
     be->spmv(be, s->a, s->xbar, s->h); /* h = A xbar */
+    double t1 = slp_wall_seconds();
     SLP_CALL(slp_plan_sum_rows(s->plan, s->grid, s->h, s->m));
+    s->comm_seconds += slp_wall_seconds() - t1;
     slp_dual_args da = {s->m, sigma, w, major, s->h, s->lc, s->uc, s->y0, s->y, s->yhat, s->dy};
     be->dual_step(be, &da);
     return SLP_OK;

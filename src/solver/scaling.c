@@ -57,7 +57,10 @@ slp_err slp_compute_norms(slp_grid_t *grid, const slp_local_problem_t *lp, slp_n
         mx[0] = fmax(mx[0], fabs(lp->obj[j]));
     }
     for (int64_t i = 0; i < lp->m_loc; i++) {
-        double l = lp->lc[i], u = lp->uc[i], bc = 0.0;
+        /* bounds beyond 1e20 are infinite, as slp_preprocess makes them */
+        double l = lp->lc[i] <= -SLP_INFINITE_BOUND ? -INFINITY : lp->lc[i];
+        double u = lp->uc[i] >= SLP_INFINITE_BOUND ? INFINITY : lp->uc[i];
+        double bc = 0.0;
         if (isfinite(l) && l != u) {
             row[0] += l * l;
             mx[1] = fmax(mx[1], fabs(l));

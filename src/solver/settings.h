@@ -39,6 +39,10 @@ typedef struct slp_settings {
     /* Warm start: this rank's column slice of x and row slice of y in original space
      * and the user's sense (borrowed; NULL = start from 0). */
     const double *x0, *y0;
+    /* Norms of ||b|| and ||c|| for the relative tolerances (borrowed; NULL = computed
+     * from the problem given to slp_solve). The presolve pipeline passes the original
+     * problem's norms, so tolerances stay relative to the user's model. */
+    const struct slp_norms *norms;
     int log_every_check; /* print every check (--verbose) */
 } slp_settings_t;
 

@@ -216,6 +216,25 @@ static slp_err extract(slp_pdhg_t *s, double sense, slp_result_t *res)
 
 /* ---------------------------------------------------------------- solve */
 
+/* Modelled hops per iteration of both plans, whichever one runs (a support plan is
+ * built just for its model when the dense plan is used on more than one rank). */
+static slp_err model_hops(slp_pdhg_t *s, const slp_local_problem_t *lp, slp_result_t *res)
+{
+    double dense = 0.0, used = 0.0;
+    slp_plan_set_sync_interval(s->plan, s->set->eval_freq);
+    SLP_CALL(slp_plan_hops(s->plan, s->grid, lp, &dense, &used));
+    res->dense_hops_per_iter = dense;
+    res->support_hops_per_iter = used;
+    if (s->set->comm_support || s->grid->size == 1)
+        return SLP_OK;
+    slp_comm_plan_t *support = NULL;
+    SLP_CALL(slp_plan_create(s->grid, lp, "support", &support));
+    slp_plan_set_sync_interval(support, s->set->eval_freq);
+    slp_err rc = slp_plan_hops(support, s->grid, lp, &dense, &res->support_hops_per_iter);
+    slp_plan_destroy(&support);
+    return rc;
+}
+
 static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, slp_result_t *res)
 {
     double t0 = slp_wall_seconds();
@@ -225,7 +244,10 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, slp_result_t *res)
     double drop_sum[1] = {(double)dropped};
     SLP_CALL(slp_comm_sum(s->grid->world, drop_sum, 1));
     res->dropped_entries = (int64_t)drop_sum[0];
-    SLP_CALL(slp_compute_norms(s->grid, lp, &s->norms));
+    if (s->set->norms)
+        s->norms = *s->set->norms;
+    else
+        SLP_CALL(slp_compute_norms(s->grid, lp, &s->norms));
     slp_scaling_t sc;
     SLP_CALL(slp_scale(s->grid, lp, s->set, &sc));
     s->theta_b = sc.theta_b;
@@ -237,10 +259,8 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, slp_result_t *res)
     slp_scaling_free(&sc);
     SLP_CALL(rc);
     SLP_CALL(slp_plan_create(s->grid, lp, s->set->comm_support ? "support" : "dense", &s->plan));
-    SLP_CALL(slp_plan_hops(s->plan, s->grid, lp, &res->dense_hops_per_iter,
-                           &res->plan_hops_per_iter));
-    SLP_CALL(s->be->block_create(s->be, &lp->A, &s->a));
-    slp_csr_free(&lp->A); /* the backend holds its own copy: keep one block in memory */
+    SLP_CALL(model_hops(s, lp, res));
+    SLP_CALL(s->be->block_create(s->be, &lp->A, &s->a)); /* lp->A is handed over */
     res->scaling_seconds = slp_wall_seconds() - t0;
 
     double t1 = slp_wall_seconds();
@@ -294,6 +314,7 @@ static void fill_result(const slp_pdhg_t *s, const slp_loop_t *loop, const slp_c
     res->rel_gap = chk->rel_gap;
     res->primal_weight = s->omega;
     res->step_size = s->eta;
+    res->comm_seconds = s->comm_seconds;
     res->primal_ray_obj = chk->primal_ray_obj;
     res->primal_ray_infeas = chk->primal_ray_infeas;
     res->dual_ray_obj = chk->dual_ray_obj;

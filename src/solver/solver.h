@@ -45,9 +45,12 @@ typedef struct slp_result {
     int64_t polish_iterations;  /* iterations spent in polishing phases (not in `iterations`) */
     double polish_seconds;      /* their wall time (included in solve_seconds) */
     int64_t dropped_entries;  /* |a| <= 1e-9 entries removed, global */
-    /* Modelled logical scalar-hops per iteration of the dense plan and of the plan
-     * used (equal for --comm dense). */
-    double dense_hops_per_iter, plan_hops_per_iter;
+    /* Modelled logical scalar-hops per iteration of the dense and the support-aware
+     * plan (both reported whichever plan ran), and the measured wall seconds this rank
+     * spent in the plan's sums and synchronisations (0 for the dense MPI_Allreduce
+     * path, which is not timed separately). */
+    double dense_hops_per_iter, support_hops_per_iter;
+    double comm_seconds;
     /* This rank's solution slices, original space and sense (host memory, owned). */
     double *x;   /* [n_loc] primal values of column block c */
     double *rc;  /* [n_loc] reduced costs */

@@ -30,6 +30,7 @@ typedef struct {
     slp_norms_t norms;
     double eta, omega;
     double omega0;                /* initial primal weight (polishing phases keep it) */
+    double comm_seconds;          /* wall time inside the products' sums (this rank) */
 } slp_pdhg_t;
 
 /* Scalars of one check, identical on every rank. */

@@ -112,27 +112,20 @@ static double cpu_vec_dot(slp_backend_t *be, const double *x, const double *y, i
     return total;
 }
 
-static slp_err cpu_block_create(slp_backend_t *be, const slp_csr_t *a, slp_block_t **out)
+static slp_err cpu_block_create(slp_backend_t *be, slp_csr_t *a, slp_block_t **out)
 {
     (void)be;
     *out = NULL;
     slp_block_t *block = slp_calloc(1, sizeof *block);
     if (!block)
         return SLP_ERR_NOMEM;
-    slp_err rc = slp_csr_create(a->rows, a->cols, a->nnz, &block->a);
-    if (rc == SLP_OK) {
-        memcpy(block->a.row_ptr, a->row_ptr, (size_t)(a->rows + 1) * sizeof(int64_t));
-        if (a->nnz > 0) {
-            memcpy(block->a.col_idx, a->col_idx, (size_t)a->nnz * sizeof(int32_t));
-            memcpy(block->a.val, a->val, (size_t)a->nnz * sizeof(double));
-        }
-        rc = slp_csr_transpose(a, &block->at);
-    }
+    slp_err rc = slp_csr_transpose(a, &block->at);
     if (rc != SLP_OK) {
-        slp_csr_free(&block->a);
         free(block);
         return rc;
     }
+    block->a = *a; /* take the arrays: one copy of the block in memory */
+    memset(a, 0, sizeof *a);
     *out = block;
     return SLP_OK;
 }

@@ -1,0 +1,16 @@
+/* The whole solve of one rank's local problem: distributed presolve (unless
+ * settings->presolve is off), the r2HPDHG solve of the reduced problem, and the
+ * recovery of the original problem's solution. Collective over the grid. */
+#ifndef SLP_PIPELINE_H
+#define SLP_PIPELINE_H
+
+#include "presolve/presolve.h"
+
+/* *stats receives the presolve counts (zeros when presolve is off). When presolve
+ * decides the status (infeasible or unbounded), no iteration runs and the result's
+ * vectors are zero with NaN objectives. */
+slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
+                           const slp_settings_t *settings, slp_backend_t *be,
+                           slp_result_t *result, slp_presolve_stats_t *stats);
+
+#endif

@@ -1,0 +1,563 @@
+/* Distributed presolve and recovery (src/presolve). Each case distributes a
+ * model over the grid, presolves, solves the reduced problem (tol 1e-8),
+ * recovers, gathers the solution (test code only) and runs the independent
+ * checker on the ORIGINAL model at 1e-6. Expected values come from LPs solved
+ * by hand (stated at each case), from the published Netlib optima (INDEX.tsv),
+ * and from solving the same model with presolve off.
+ *
+ * Run plainly it uses a 1x1 grid; under mpirun (tests/mpi/presolve_grid.sh)
+ * the same cases run on the default grid of the job size (4 ranks: 2x2), or on
+ * the grid given as the third argument ("2x2", "4x1", ...). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "check.h"
+#include "check/check.h"
+#include "core/log.h"
+#include "core/model.h"
+#include "grid/comm.h"
+#include "grid/distribute.h"
+#include "grid/grid.h"
+#include "io/mps.h"
+#include "presolve/presolve.h"
+#include "solver/solver.h"
+
+#define SOLVE_TOL 1e-8
+#define CHECK_TOL 1e-6
+#define OPTIMAL (-1) /* expected outcome: the solve after presolve is optimal */
+
+static slp_grid_t *grid;
+
+/* Model from a dense row-major matrix (zeros skipped). */
+static slp_model_t *dense_model(int64_t m, int64_t n, const double *a, const double *c,
+                                const double *lv, const double *uv, const double *lc,
+                                const double *uc, int sense)
+{
+    int64_t nnz = 0;
+    for (int64_t k = 0; k < m * n; k++)
+        nnz += a[k] != 0.0;
+    slp_model_t *model = NULL;
+    if (slp_model_create(m, n, nnz, &model) != SLP_OK)
+        return NULL;
+    int64_t pos = 0;
+    for (int64_t j = 0; j < n; j++) {
+        model->col_ptr[j] = pos;
+        for (int64_t i = 0; i < m; i++)
+            if (a[i * n + j] != 0.0) {
+                model->row_idx[pos] = i;
+                model->val[pos++] = a[i * n + j];
+            }
+        model->c[j] = c[j];
+        model->lv[j] = lv[j];
+        model->uv[j] = uv[j];
+    }
+    model->col_ptr[n] = pos;
+    for (int64_t i = 0; i < m; i++) {
+        model->lc[i] = lc[i];
+        model->uc[i] = uc[i];
+    }
+    model->sense = sense;
+    return model;
+}
+
+typedef struct outcome {
+    int status;                 /* presolve's status, or the solve's */
+    double objective;
+    slp_presolve_stats_t stats;
+    double check_max;           /* checker's maximum criterion on the original model */
+    int check_worst;            /* the criterion attaining it */
+    double ax_err;              /* max |ax - A x| relative, recovered activities */
+    double *x, *y, *z;          /* gathered full vectors (caller frees) */
+} outcome_t;
+
+/* Full vector from slices: the ranks of grid row 0 (column slices) or grid
+ * column 0 (row slices) contribute; a world sum gives every rank the vector. */
+static double *gather(const double *slice, int64_t len, int64_t off, int64_t count, int contributes)
+{
+    double *full = calloc((size_t)len + 1, sizeof(double));
+    if (contributes)
+        memcpy(full + off, slice, (size_t)count * sizeof(double));
+    slp_comm_sum(grid->world, full, len);
+    return full;
+}
+
+/* Distribute, presolve (if asked), solve, recover, check. */
+static void run(const slp_model_t *model, int presolve, outcome_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->status = OPTIMAL;
+    slp_local_problem_t lp;
+    CHECK(slp_distribute_model(grid, grid->rank == 0 ? model : NULL, &lp) == SLP_OK,
+          "distribute: %s", slp_error_message());
+    int64_t row_lo = lp.row_lo, col_lo = lp.col_lo, m_loc = lp.m_loc, n_loc = lp.n_loc;
+    slp_presolve_t *pre = NULL;
+    if (presolve) {
+        int st = -1;
+        CHECK(slp_presolve_run(grid, &lp, &pre, &st) == SLP_OK, "presolve: %s",
+              slp_error_message());
+        out->stats = *slp_presolve_stats(pre);
+        if (st >= 0) {
+            out->status = st;
+            slp_presolve_free(&pre);
+            slp_local_problem_free(&lp);
+            return;
+        }
+    }
+    slp_settings_t set;
+    slp_settings_default(&set);
+    set.tol = getenv("SLP_PRESOLVE_TOL") ? atof(getenv("SLP_PRESOLVE_TOL")) : SOLVE_TOL;
+    set.time_limit = getenv("SLP_PRESOLVE_TIME") ? atof(getenv("SLP_PRESOLVE_TIME")) : 300.0;
+    slp_backend_t *be = NULL;
+    slp_result_t res;
+    CHECK(slp_backend_cpu_create(1, &be) == SLP_OK, "backend");
+    CHECK(slp_solve(grid, &lp, &set, be, &res) == SLP_OK, "solve: %s", slp_error_message());
+    if (pre)
+        CHECK(slp_presolve_recover(grid, pre, &res) == SLP_OK, "recover: %s", slp_error_message());
+    out->status = res.status == SLP_STATUS_OPTIMAL ? OPTIMAL : (int)res.status;
+    out->objective = res.objective;
+    out->x = gather(res.x, model->n, col_lo, n_loc, grid->r == 0);
+    out->z = gather(res.rc, model->n, col_lo, n_loc, grid->r == 0);
+    out->y = gather(res.y, model->m, row_lo, m_loc, grid->c == 0);
+    double *ax = gather(res.ax, model->m, row_lo, m_loc, grid->c == 0);
+    slp_check_result_t chk;
+    CHECK(slp_check_model(model, out->x, out->y, out->z, res.objective, &chk) == SLP_OK, "check");
+    out->check_max = chk.all_finite ? chk.max : INFINITY;
+    for (int k = 0; k < SLP_CHECK_COUNT; k++)
+        if (chk.value[k] == chk.max)
+            out->check_worst = k;
+    /* recovered activities against A x of the original model */
+    double *ref = calloc((size_t)model->m + 1, sizeof(double));
+    for (int64_t j = 0; j < model->n; j++)
+        for (int64_t k = model->col_ptr[j]; k < model->col_ptr[j + 1]; k++)
+            ref[model->row_idx[k]] += model->val[k] * out->x[j];
+    for (int64_t i = 0; i < model->m; i++)
+        out->ax_err = fmax(out->ax_err, fabs(ax[i] - ref[i]) / (1.0 + fabs(ref[i])));
+    free(ref);
+    free(ax);
+    slp_result_free(&res);
+    be->destroy(be);
+    slp_presolve_free(&pre);
+    slp_local_problem_free(&lp);
+}
+
+static void free_outcome(outcome_t *o)
+{
+    free(o->x);
+    free(o->y);
+    free(o->z);
+    o->x = o->y = o->z = NULL;
+}
+
+/* Optimal, passes the checker on the original model, objective as expected. */
+static void expect_optimal(const char *name, const outcome_t *o, double objective)
+{
+    CHECK(o->status == OPTIMAL, "%s: status %d", name, o->status);
+    CHECK(o->check_max <= CHECK_TOL, "%s: checker max %.3e > %g", name, o->check_max, CHECK_TOL);
+    CHECK(o->ax_err <= 1e-9, "%s: recovered activity error %.3e", name, o->ax_err);
+    if (!isnan(objective))
+        CHECK(fabs(o->objective - objective) <= 1e-6 * fmax(1.0, fabs(objective)),
+              "%s: objective %.12g, expected %.12g", name, o->objective, objective);
+}
+
+static void expect_count(const char *name, const slp_presolve_stats_t *st, int kind, int64_t rows,
+                         int64_t cols, int64_t nnz)
+{
+    const slp_presolve_count_t *k = &st->kind[kind];
+    CHECK(k->rows == rows && k->cols == cols && k->nnz == nnz,
+          "%s: %s removed %lld/%lld/%lld rows/cols/nnz, expected %lld/%lld/%lld", name,
+          slp_presolve_kind_name(kind), (long long)k->rows, (long long)k->cols, (long long)k->nnz,
+          (long long)rows, (long long)cols, (long long)nnz);
+}
+
+/* ------------------------------------------------------------ hand-made LPs */
+
+/* Paper pass. min x1 + 2 x2 - x3, r0: x1 + x2 + x3 >= 2, r1: 2 x3 = 0, x >= 0.
+ * r1 forces x3 = 0: optimum x = (2, 0, 0), objective 2. Duals: y0 = 1 (x1
+ * basic), z2 = 2 - 1 = 1, and x3's reduced cost goes to r1: -1 - 1 - 2 y1 = 0,
+ * y1 = -1. Presolve removes r1, x3 and its 2 entries (paper), then r0 is not a
+ * singleton (2 entries). */
+static void test_paper_pass(void)
+{
+    double a[] = {1, 1, 1, 0, 0, 2}, c[] = {1, 2, -1}, lv[] = {0, 0, 0};
+    double uv[] = {INFINITY, INFINITY, INFINITY}, lc[] = {2, 0}, uc[] = {INFINITY, 0};
+    slp_model_t *model = dense_model(2, 3, a, c, lv, uv, lc, uc, 1);
+    outcome_t o;
+    run(model, 1, &o);
+    expect_optimal("paper", &o, 2.0);
+    expect_count("paper", &o.stats, SLP_PRESOLVE_PAPER, 1, 1, 2);
+    if (o.x) {
+        CHECK_CLOSE(o.x[0], 2.0, 1e-6);
+        CHECK_CLOSE(o.x[2], 0.0, 1e-6);
+        CHECK_CLOSE(o.y[0], 1.0, 1e-6);
+        CHECK_CLOSE(o.y[1], -1.0, 1e-6);
+        CHECK_CLOSE(o.z[1], 1.0, 1e-6);
+        CHECK_CLOSE(o.z[2], 0.0, 1e-6);
+    }
+    free_outcome(&o);
+    slp_model_destroy(&model);
+}
+
+/* Singleton rows. min 3 x1 + x2, r0: x1 + x2 >= 4, r1: 2 <= 2 x1 <= 8,
+ * r2: x2 <= 2, x free. Optimum x = (2, 2), objective 8; y0 = 3, and x2 sits at
+ * the bound that came from r2: y2 = 1 - 3 = -2, y1 = 0. Presolve turns r1, r2
+ * into 1 <= x1 <= 4, x2 <= 2 (2 rows, 2 nonzeros). */
+static void test_singleton_rows(void)
+{
+    double a[] = {1, 1, 2, 0, 0, 1}, c[] = {3, 1}, lv[] = {-INFINITY, -INFINITY};
+    double uv[] = {INFINITY, INFINITY}, lc[] = {4, 2, -INFINITY}, uc[] = {INFINITY, 8, 2};
+    slp_model_t *model = dense_model(3, 2, a, c, lv, uv, lc, uc, 1);
+    outcome_t o;
+    run(model, 1, &o);
+    expect_optimal("singleton", &o, 8.0);
+    expect_count("singleton", &o.stats, SLP_PRESOLVE_SINGLETON, 2, 0, 2);
+    if (o.x) {
+        CHECK_CLOSE(o.x[0], 2.0, 1e-6);
+        CHECK_CLOSE(o.x[1], 2.0, 1e-6);
+        CHECK_CLOSE(o.y[0], 3.0, 1e-6);
+        CHECK_CLOSE(o.y[1], 0.0, 1e-6);
+        CHECK_CLOSE(o.y[2], -2.0, 1e-6);
+        CHECK_CLOSE(o.z[1], 0.0, 1e-6);
+    }
+    free_outcome(&o);
+    slp_model_destroy(&model);
+}
+
+/* The same as a maximisation (objective negated): max -3 x1 - x2, optimum -8,
+ * user-sense duals negated: y0 = -3, y2 = 2. */
+static void test_singleton_rows_max(void)
+{
+    double a[] = {1, 1, 2, 0, 0, 1}, c[] = {-3, -1}, lv[] = {-INFINITY, -INFINITY};
+    double uv[] = {INFINITY, INFINITY}, lc[] = {4, 2, -INFINITY}, uc[] = {INFINITY, 8, 2};
+    slp_model_t *model = dense_model(3, 2, a, c, lv, uv, lc, uc, -1);
+    outcome_t o;
+    run(model, 1, &o);
+    expect_optimal("singleton max", &o, -8.0);
+    if (o.x) {
+        CHECK_CLOSE(o.y[0], -3.0, 1e-6);
+        CHECK_CLOSE(o.y[2], 2.0, 1e-6);
+    }
+    free_outcome(&o);
+    slp_model_destroy(&model);
+}
+
+/* Fixed column, empty row, empty columns. Columns x1..x4, rows r0..r2:
+ *   min x1 + x2 + 2 x3 - x4
+ *   r0: x1 + x2 + x3 >= 5     r1: -1 <= 0 <= 5 (no entries)   r2: 2 <= x1 + x3 <= 10
+ *   x1 >= 0, x2 >= 0, x3 = 3 (fixed), x4 in [0, 7] (no entries).
+ * x3 = 3 leaves r0: x1 + x2 >= 2, r2: -1 <= x1 <= 7 (a singleton after the
+ * substitution). x4 = 7 (empty, c < 0). Optimum objective: 2 (x1 + x2 = 2) +
+ * 6 - 7 = 1; y0 = 1, z3 = 2 - y0 - y2 with y2 = 0, i.e. 1. */
+static void test_fixed_and_empty(void)
+{
+    double a[] = {1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 1, 0}, c[] = {1, 1, 2, -1};
+    double lv[] = {0, 0, 3, 0}, uv[] = {INFINITY, INFINITY, 3, 7};
+    double lc[] = {5, -1, 2}, uc[] = {INFINITY, 5, 10};
+    slp_model_t *model = dense_model(3, 4, a, c, lv, uv, lc, uc, 1);
+    outcome_t o;
+    run(model, 1, &o);
+    expect_optimal("fixed+empty", &o, 1.0);
+    expect_count("fixed+empty", &o.stats, SLP_PRESOLVE_FIXED, 0, 1, 2);
+    expect_count("fixed+empty", &o.stats, SLP_PRESOLVE_EMPTY_ROW, 1, 0, 0);
+    expect_count("fixed+empty", &o.stats, SLP_PRESOLVE_EMPTY_COL, 0, 1, 0);
+    if (o.x) {
+        CHECK_CLOSE(o.x[2], 3.0, 1e-12);
+        CHECK_CLOSE(o.x[3], 7.0, 1e-12);
+        CHECK_CLOSE(o.z[2], 1.0, 1e-6);
+        CHECK_CLOSE(o.z[3], -1.0, 1e-12);
+        CHECK_CLOSE(o.y[1], 0.0, 1e-12);
+    }
+    free_outcome(&o);
+    slp_model_destroy(&model);
+}
+
+/* Everything removed: min x1 - x2, r0: x1 >= 1, r1: x2 <= 4, x free. Presolve
+ * turns both rows into bounds, both columns become empty and are fixed at
+ * x = (1, 4): objective -3, y = (1, -1). The solver sees an empty problem. */
+static void test_all_removed(void)
+{
+    double a[] = {1, 0, 0, 1}, c[] = {1, -1}, lv[] = {-INFINITY, -INFINITY};
+    double uv[] = {INFINITY, INFINITY}, lc[] = {1, -INFINITY}, uc[] = {INFINITY, 4};
+    slp_model_t *model = dense_model(2, 2, a, c, lv, uv, lc, uc, 1);
+    outcome_t o;
+    run(model, 1, &o);
+    expect_optimal("all removed", &o, -3.0);
+    CHECK(o.stats.total.rows == 2 && o.stats.total.cols == 2 && o.stats.total.nnz == 2,
+          "all removed: %lld/%lld/%lld", (long long)o.stats.total.rows,
+          (long long)o.stats.total.cols, (long long)o.stats.total.nnz);
+    if (o.x) {
+        CHECK_CLOSE(o.x[0], 1.0, 1e-12);
+        CHECK_CLOSE(o.x[1], 4.0, 1e-12);
+        CHECK_CLOSE(o.y[0], 1.0, 1e-12);
+        CHECK_CLOSE(o.y[1], -1.0, 1e-12);
+        CHECK_CLOSE(o.z[0], 0.0, 1e-12);
+    }
+    free_outcome(&o);
+    slp_model_destroy(&model);
+}
+
+/* Infeasible and unbounded models decided by presolve alone. */
+static void test_decided_by_presolve(void)
+{
+    outcome_t o;
+    { /* paper row forces x1 = 0 but x1 >= 1 */
+        double a[] = {1, 1, 1, 0}, c[] = {1, 1}, lv[] = {1, 0}, uv[] = {INFINITY, INFINITY};
+        double lc[] = {2, 0}, uc[] = {INFINITY, 0};
+        slp_model_t *model = dense_model(2, 2, a, c, lv, uv, lc, uc, 1);
+        run(model, 1, &o);
+        CHECK(o.status == SLP_STATUS_PRIMAL_INFEASIBLE, "paper infeasible: status %d", o.status);
+        slp_model_destroy(&model);
+    }
+    { /* singleton 2 x1 >= 4 against x1 <= 1 */
+        double a[] = {2, 0, 1, 1}, c[] = {1, 1}, lv[] = {0, 0}, uv[] = {1, INFINITY};
+        double lc[] = {4, 1}, uc[] = {INFINITY, INFINITY};
+        slp_model_t *model = dense_model(2, 2, a, c, lv, uv, lc, uc, 1);
+        run(model, 1, &o);
+        CHECK(o.status == SLP_STATUS_PRIMAL_INFEASIBLE, "singleton infeasible: status %d",
+              o.status);
+        slp_model_destroy(&model);
+    }
+    { /* empty row 1 <= 0 <= 2 */
+        double a[] = {1, 1, 0, 0}, c[] = {1, 1}, lv[] = {0, 0}, uv[] = {INFINITY, INFINITY};
+        double lc[] = {1, 1}, uc[] = {INFINITY, 2};
+        slp_model_t *model = dense_model(2, 2, a, c, lv, uv, lc, uc, 1);
+        run(model, 1, &o);
+        CHECK(o.status == SLP_STATUS_PRIMAL_INFEASIBLE, "empty row: status %d", o.status);
+        slp_model_destroy(&model);
+    }
+    { /* fixed column makes a row infeasible: x2 = 5, x1 + x2 <= 3, x1 >= 0 */
+        double a[] = {1, 1}, c[] = {1, 1}, lv[] = {0, 5}, uv[] = {INFINITY, 5};
+        double lc[] = {-INFINITY}, uc[] = {3};
+        slp_model_t *model = dense_model(1, 2, a, c, lv, uv, lc, uc, 1);
+        run(model, 1, &o);
+        CHECK(o.status == SLP_STATUS_PRIMAL_INFEASIBLE, "fixed infeasible: status %d", o.status);
+        slp_model_destroy(&model);
+    }
+    { /* lower > upper on a row */
+        double a[] = {1, 1}, c[] = {1, 1}, lv[] = {0, 0}, uv[] = {1, 1};
+        double lc[] = {2}, uc[] = {1};
+        slp_model_t *model = dense_model(1, 2, a, c, lv, uv, lc, uc, 1);
+        run(model, 1, &o);
+        CHECK(o.status == SLP_STATUS_PRIMAL_INFEASIBLE, "lc > uc: status %d", o.status);
+        slp_model_destroy(&model);
+    }
+    { /* empty column x2 with c = -1 and no upper bound: unbounded */
+        double a[] = {1, 0}, c[] = {1, -1}, lv[] = {0, 0}, uv[] = {INFINITY, INFINITY};
+        double lc[] = {1}, uc[] = {INFINITY};
+        slp_model_t *model = dense_model(1, 2, a, c, lv, uv, lc, uc, 1);
+        run(model, 1, &o);
+        CHECK(o.status == SLP_STATUS_DUAL_INFEASIBLE, "empty column: status %d", o.status);
+        slp_model_destroy(&model);
+    }
+    { /* the same as a maximisation of +x2: unbounded too */
+        double a[] = {1, 0}, c[] = {-1, 1}, lv[] = {0, 0}, uv[] = {INFINITY, INFINITY};
+        double lc[] = {1}, uc[] = {INFINITY};
+        slp_model_t *model = dense_model(1, 2, a, c, lv, uv, lc, uc, -1);
+        run(model, 1, &o);
+        CHECK(o.status == SLP_STATUS_DUAL_INFEASIBLE, "empty column max: status %d", o.status);
+        slp_model_destroy(&model);
+    }
+}
+
+/* A small design-match-like LP: maximum-weight bipartite matching on K x K
+ * with "forbidden" pairs written as rows x_e = 0 (lc = uc = 0, one nonzero),
+ * as in the paper's Design Match. The paper pass must remove every forbidden
+ * row, its column and the column's 3 nonzeros (forbidden row, left node row,
+ * right node row). The optimum must equal the solve without presolve. */
+static void test_design_match(void)
+{
+    enum { K = 8 };
+    int64_t n = K * K, forbidden = 0;
+    for (int64_t e = 0; e < n; e++)
+        forbidden += ((e / K) * 7 + (e % K) * 3) % 5 < 2;
+    int64_t m = 2 * K + forbidden, nnz = 2 * n + forbidden;
+    slp_model_t *model = NULL;
+    CHECK(slp_model_create(m, n, nnz, &model) == SLP_OK, "model");
+    int64_t pos = 0, f = 0;
+    for (int64_t e = 0; e < n; e++) {
+        int64_t i = e / K, j = e % K;
+        model->col_ptr[e] = pos;
+        model->row_idx[pos] = i;
+        model->val[pos++] = 1.0;
+        model->row_idx[pos] = K + j;
+        model->val[pos++] = 1.0;
+        if ((i * 7 + j * 3) % 5 < 2) {
+            model->row_idx[pos] = 2 * K + f++;
+            model->val[pos++] = 1.0;
+        }
+        model->c[e] = (double)((e * 37) % 11 + 1); /* weights 1..11 */
+        model->lv[e] = 0.0;
+        model->uv[e] = 1.0;
+    }
+    model->col_ptr[n] = pos;
+    for (int64_t r = 0; r < m; r++) {
+        model->lc[r] = r < 2 * K ? -INFINITY : 0.0;
+        model->uc[r] = r < 2 * K ? 1.0 : 0.0;
+    }
+    model->sense = -1;
+    outcome_t plain, pre;
+    run(model, 0, &plain);
+    run(model, 1, &pre);
+    expect_optimal("design match (no presolve)", &plain, NAN);
+    expect_optimal("design match", &pre, plain.objective);
+    expect_count("design match", &pre.stats, SLP_PRESOLVE_PAPER, forbidden, forbidden,
+                 3 * forbidden);
+    if (grid->rank == 0)
+        printf("design match %dx%d: %lld forbidden pairs, paper pass removed %lld of %lld "
+               "nonzeros (%.1f%%), objective %.10g\n",
+               K, K, (long long)forbidden, (long long)pre.stats.kind[SLP_PRESOLVE_PAPER].nnz,
+               (long long)nnz, 100.0 * (double)pre.stats.kind[SLP_PRESOLVE_PAPER].nnz / (double)nnz,
+               pre.objective);
+    free_outcome(&plain);
+    free_outcome(&pre);
+    slp_model_destroy(&model);
+}
+
+/* ------------------------------------------------------------ corpus */
+
+/* Netlib instances with fixed variables, singleton and empty rows; optima from
+ * shared/lp/INDEX.tsv. */
+static void test_corpus(const char *shared)
+{
+    static const struct {
+        const char *file;
+        double optimum;
+    } cases[] = {
+        {"netlib/afiro.mps.gz", -4.6475314286E+02},
+        {"netlib/sc50a.mps.gz", -6.4575077059E+01},
+        {"netlib/adlittle.mps.gz", 2.2549496316E+05},
+        {"netlib/blend.mps.gz", -3.0812149846E+01},
+        {"netlib/share2b.mps.gz", -4.1573224074E+02},
+        {"netlib/boeing1.mps.gz", -3.3521356751E+02},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/lp/%s", shared, cases[k].file);
+        FILE *f = fopen(path, "rb");
+        if (!f) {
+            if (grid->rank == 0)
+                printf("skip %s (not found)\n", path);
+            continue;
+        }
+        fclose(f);
+        slp_model_t *model = NULL;
+        CHECK(slp_mps_read(path, &model) == SLP_OK, "read %s: %s", path, slp_error_message());
+        if (!model)
+            continue;
+        outcome_t o;
+        run(model, 1, &o);
+        expect_optimal(cases[k].file, &o, cases[k].optimum);
+        if (grid->rank == 0)
+            printf("%-24s removed rows %lld cols %lld nnz %lld of %lld (paper %lld, fixed %lld, "
+                   "singleton %lld/%lld, empty rows %lld, empty cols %lld); obj %.10g check %.2e\n",
+                   cases[k].file, (long long)o.stats.total.rows, (long long)o.stats.total.cols,
+                   (long long)o.stats.total.nnz, (long long)o.stats.nnz_before,
+                   (long long)o.stats.kind[SLP_PRESOLVE_PAPER].nnz,
+                   (long long)o.stats.kind[SLP_PRESOLVE_FIXED].cols,
+                   (long long)o.stats.kind[SLP_PRESOLVE_SINGLETON].rows,
+                   (long long)o.stats.kind[SLP_PRESOLVE_SINGLETON].cols,
+                   (long long)o.stats.kind[SLP_PRESOLVE_EMPTY_ROW].rows,
+                   (long long)o.stats.kind[SLP_PRESOLVE_EMPTY_COL].cols, o.objective,
+                   o.check_max);
+        free_outcome(&o);
+        slp_model_destroy(&model);
+    }
+}
+
+/* Report-only sweep over extra instances (paths under shared/lp, separated by
+ * spaces, in SLP_PRESOLVE_EXTRA). An instance fails only when the reduced
+ * problem was solved to optimality and the recovered solution fails the
+ * checker on the original model (that would be a presolve bug); other statuses
+ * (time limit, ...) are printed. SLP_PRESOLVE_TIME sets the time limit,
+ * SLP_PRESOLVE_TOL the solve tolerance, SLP_PRESOLVE_COMPARE=1 also solves
+ * without presolve. */
+static void test_extra(const char *shared)
+{
+    const char *list = getenv("SLP_PRESOLVE_EXTRA");
+    if (!list)
+        return;
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/lp/%s", shared, tok);
+        slp_model_t *model = NULL;
+        if (slp_mps_read(path, &model) != SLP_OK) {
+            CHECK(0, "read %s: %s", path, slp_error_message());
+            slp_error_clear();
+            continue;
+        }
+        outcome_t o;
+        run(model, 1, &o);
+        if (o.status == OPTIMAL)
+            CHECK(o.check_max <= CHECK_TOL && o.ax_err <= 1e-7, "%s: check %.3e (%s) ax %.3e", tok,
+                  o.check_max, slp_check_criterion_key(o.check_worst), o.ax_err);
+        if (grid->rank == 0)
+            printf("%-28s status %2d removed rows %6lld cols %6lld nnz %7lld of %8lld "
+                   "(paper %lld, fixed %lld, singleton rows %lld, empty rows %lld, empty cols "
+                   "%lld) obj %.10g check %.2e\n",
+                   tok, o.status, (long long)o.stats.total.rows, (long long)o.stats.total.cols,
+                   (long long)o.stats.total.nnz, (long long)o.stats.nnz_before,
+                   (long long)o.stats.kind[SLP_PRESOLVE_PAPER].nnz,
+                   (long long)o.stats.kind[SLP_PRESOLVE_FIXED].cols,
+                   (long long)o.stats.kind[SLP_PRESOLVE_SINGLETON].rows,
+                   (long long)o.stats.kind[SLP_PRESOLVE_EMPTY_ROW].rows,
+                   (long long)o.stats.kind[SLP_PRESOLVE_EMPTY_COL].cols, o.objective, o.check_max);
+        if (getenv("SLP_PRESOLVE_COMPARE")) { /* the same solve without presolve */
+            outcome_t plain;
+            run(model, 0, &plain);
+            if (grid->rank == 0)
+                printf("%-28s without presolve: status %d obj %.10g check %.2e (%s); with: %s\n",
+                       tok, plain.status, plain.objective, plain.check_max,
+                       slp_check_criterion_key(plain.check_worst),
+                       slp_check_criterion_key(o.check_worst));
+            free_outcome(&plain);
+        }
+        fflush(stdout);
+        free_outcome(&o);
+        slp_model_destroy(&model);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (slp_comm_init(&argc, &argv, 0) != SLP_OK) {
+        fprintf(stderr, "comm init: %s\n", slp_error_message());
+        return 2;
+    }
+    const char *shared = argc > 1 ? argv[1] : "../shared";
+    int P = slp_comm_size(slp_comm_world()), R = 1, C = 1;
+    if (argc > 3)
+        slp_grid_parse(argv[3], &R, &C);
+    else
+        slp_grid_default_shape(P, &R, &C);
+    if (slp_grid_create(R, C, &grid) != SLP_OK) {
+        fprintf(stderr, "grid: %s\n", slp_error_message());
+        slp_comm_finalize();
+        return 2;
+    }
+    slp_log_set_printing(grid->rank == 0);
+    slp_log_set_level(SLP_LOG_QUIET);
+    test_paper_pass();
+    test_singleton_rows();
+    test_singleton_rows_max();
+    test_fixed_and_empty();
+    test_all_removed();
+    test_decided_by_presolve();
+    test_design_match();
+    if (getenv("SLP_PRESOLVE_EXTRA"))
+        test_extra(shared);
+    else
+        test_corpus(shared);
+    /* every rank must agree that it passed */
+    double failed = (double)check_failed;
+    slp_comm_sum(grid->world, &failed, 1);
+    int status = grid->rank == 0 ? check_summary() : 0;
+    if (failed > 0)
+        status = 1;
+    slp_grid_destroy(&grid);
+    slp_comm_finalize();
+    return status;
+}
