@@ -9,7 +9,7 @@ ASAN_BUILD ?= build-asan
 MPIRUN ?= mpirun --allow-run-as-root --oversubscribe
 EXAMPLE ?= examples/data/afiro.mps
 
-.PHONY: all deps build run test test-unit test-asan corpus clean
+.PHONY: all deps build run test test-unit test-asan test-memory corpus bench clean
 
 all: build
 
@@ -33,8 +33,14 @@ test-asan: deps
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS) -L unit
 
+# Per-rank memory on ~21 M nonzeros, 1 rank vs 4 ranks (docs/memory.md).
+test-memory: build
+	bash tests/memory/memory_scaling.sh $(BUILD)/shardlp
+
+# The corpus tables of docs/corpus.md (long: hours of CPU at the 1e-8 tolerance).
 corpus: build
-	python3 scripts/corpus.py --binary $(BUILD)/shardlp
+	python3 scripts/corpus.py --binary $(BUILD)/shardlp --tol 1e-4:60 --tol 1e-8:120 \
+		--check 1e-6 --jobs 2 --csv docs/corpus.csv --markdown docs/corpus.md
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
