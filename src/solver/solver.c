@@ -27,8 +27,8 @@ const char *slp_status_name(slp_status status)
 {
     switch (status) {
     case SLP_STATUS_OPTIMAL: return "optimal";
-    case SLP_STATUS_PRIMAL_INFEASIBLE: return "slp_pdhg_primal_infeasible";
-    case SLP_STATUS_DUAL_INFEASIBLE: return "slp_pdhg_dual_infeasible";
+    case SLP_STATUS_PRIMAL_INFEASIBLE: return "primal_infeasible";
+    case SLP_STATUS_DUAL_INFEASIBLE: return "dual_infeasible";
     case SLP_STATUS_TIME_LIMIT: return "time_limit";
     case SLP_STATUS_ITERATION_LIMIT: return "iteration_limit";
     case SLP_STATUS_NUMERICAL_ERROR: return "numerical_error";

@@ -84,6 +84,17 @@ PY
 "$BIN" solve "$TMP/afiro_max.mps" --tol 1e-8 >"$TMP/max.log" 2>&1 \
     && objective_close "$TMP/max.log" 464.7531428571 1e-6 && ok || bad "maximisation"
 
+# Infeasible and unbounded LPs are results (exit 0), never "optimal".
+"$BIN" solve "$SHARED/lp/netlib-infeas/itest6.mps.gz" --time-limit 60 --json "$TMP/inf.json" >"$TMP/inf.log" 2>&1 \
+    && grep -q '"status": "primal_infeasible"' "$TMP/inf.json" \
+    && grep -q "^Model status        : Infeasible$" "$TMP/inf.log" && ok || bad "itest6 primal_infeasible"
+# min -x - y s.t. x - y <= 1, x, y >= 0: unbounded along (1, 1) (hand-made).
+printf 'NAME UNB\nROWS\n N obj\n L c1\nCOLUMNS\n x obj -1 c1 1\n y obj -1 c1 -1\nRHS\n rhs c1 1\nENDATA\n' > "$TMP/unb.mps"
+"$BIN" solve "$TMP/unb.mps" --no-presolve --time-limit 60 --json "$TMP/unb.json" >/dev/null 2>&1 \
+    && grep -q '"status": "dual_infeasible"' "$TMP/unb.json" && ok || bad "unbounded LP dual_infeasible"
+"$BIN" solve "$TMP/unb.mps" --time-limit 60 --json "$TMP/unb2.json" >/dev/null 2>&1 \
+    && grep -q '"status": "dual_infeasible"' "$TMP/unb2.json" && ok || bad "unbounded LP dual_infeasible (presolve on)"
+
 # Bad input: one line, non-zero exit.
 expect_error "missing file" "nonexistent" -- "$BIN" solve "$TMP/nonexistent.mps"
 expect_error "non-numeric time limit" "time-limit" -- "$BIN" solve "$SHARED/lp/netlib/afiro.mps.gz" --time-limit abc
