@@ -13,7 +13,16 @@
 #define SLP_INLINE static inline
 #endif
 
-SLP_INLINE double slp_clamp(double v, double lo, double hi) { return fmin(fmax(v, lo), hi); }
+/* Projection onto [lo, hi] (infinite ends allowed). Plain comparisons rather than
+ * fmin/fmax: they inline and vectorise, and a NaN input stays NaN so that a numerical
+ * failure shows in the residuals instead of being clamped away. */
+SLP_INLINE double slp_clamp(double v, double lo, double hi)
+{
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+
+SLP_INLINE double slp_pos(double v) { return v > 0.0 ? v : 0.0; }
+SLP_INLINE double slp_neg(double v) { return v < 0.0 ? v : 0.0; }
 
 /* Primal coordinate update.
  *   t = x - tau (c - g);  xhat = clamp(t, l, u);  xbar = 2 xhat - x
@@ -51,7 +60,7 @@ SLP_INLINE double slp_dual_row_term(double y, double l, double u)
 {
     double lf = isfinite(l) ? l : 0.0;
     double uf = isfinite(u) ? u : 0.0;
-    return fmax(y, 0.0) * lf + fmin(y, 0.0) * uf;
+    return slp_pos(y) * lf + slp_neg(y) * uf;
 }
 
 /* Primal residual of a row activity a: distance to [l, u]. */
@@ -61,9 +70,9 @@ SLP_INLINE double slp_row_violation(double a, double l, double u) { return a - s
 SLP_INLINE double slp_primal_ray_coord(double d, double l, double u)
 {
     if (isfinite(l))
-        d = fmax(d, 0.0);
+        d = slp_pos(d);
     if (isfinite(u))
-        d = fmin(d, 0.0);
+        d = slp_neg(d);
     return d;
 }
 
@@ -71,9 +80,9 @@ SLP_INLINE double slp_primal_ray_coord(double d, double l, double u)
 SLP_INLINE double slp_dual_ray_coord(double d, double l, double u)
 {
     if (l == -INFINITY)
-        d = fmin(d, 0.0);
+        d = slp_neg(d);
     if (u == INFINITY)
-        d = fmax(d, 0.0);
+        d = slp_pos(d);
     return d;
 }
 

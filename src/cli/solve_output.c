@@ -200,6 +200,13 @@ static slp_err write_json(const char *path, const slp_result_t *res, const slp_r
     slp_json_number(&j, "abs_primal_residual", res->abs_primal_residual);
     slp_json_number(&j, "abs_dual_residual", res->abs_dual_residual);
     slp_json_number(&j, "abs_gap", res->abs_gap);
+    /* certificate quality at the last check (ALGORITHM.md section 6) */
+    slp_json_open_object(&j, "certificates");
+    slp_json_number(&j, "dual_ray_objective", res->dual_ray_obj);
+    slp_json_number(&j, "dual_ray_infeasibility", res->dual_ray_infeas);
+    slp_json_number(&j, "primal_ray_objective", res->primal_ray_obj);
+    slp_json_number(&j, "primal_ray_infeasibility", res->primal_ray_infeas);
+    slp_json_close_object(&j);
     slp_json_string(&j, "model", info->model_path);
     slp_json_int(&j, "rows", info->m);
     slp_json_int(&j, "cols", info->n);

@@ -83,29 +83,35 @@ static void ray_measures(const slp_pdhg_t *s, const double *col, const double *r
     chk->dual_ray_infeas = scale > 0.0 ? viol / scale : 0.0;
 }
 
-/* Evaluate the check scalars at the stored PDHG slp_pdhg_iterate (xhat, yhat, slack, dx, dy)
- * and the rays of the last step. Four products: A^T yhat, A xhat, A d_x, A^T d_y. */
-slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_t *chk, int combined)
+/* Project a ray candidate, form its products and synchronise them. The candidate is
+ * the last step (x^ - x, y^ - y), as in cuPDLPx, or the epoch's displacement
+ * (x^ - x0, y^ - y0), which follows a diverging iterate more steadily. */
+static slp_err ray_products(slp_pdhg_t *s, int from_epoch)
 {
     slp_backend_t *be = s->be;
-    be->ray_project(be, SLP_RAY_PRIMAL, s->dx, s->lv, s->uv, s->ray_x, s->n);
-    be->ray_project(be, SLP_RAY_DUAL, s->dy, s->lc, s->uc, s->ray_y, s->m);
-    be->spmv_t(be, s->a, s->yhat, s->aty);
-    SLP_CALL(slp_plan_sum_cols(s->plan, s->grid, s->aty, s->n));
-    be->spmv(be, s->a, s->xhat, s->ax);
-    SLP_CALL(slp_plan_sum_rows(s->plan, s->grid, s->ax, s->m));
+    const double *from_x = s->dx, *from_y = s->dy;
+    if (from_epoch) {
+        be->vec_axpby(be, s->ray_x, 1.0, s->xhat, -1.0, s->x0, s->n);
+        be->vec_axpby(be, s->ray_y, 1.0, s->yhat, -1.0, s->y0, s->m);
+        from_x = s->ray_x;
+        from_y = s->ray_y;
+    }
+    be->ray_project(be, SLP_RAY_PRIMAL, from_x, s->lv, s->uv, s->ray_x, s->n);
+    be->ray_project(be, SLP_RAY_DUAL, from_y, s->lc, s->uc, s->ray_y, s->m);
     be->spmv_t(be, s->a, s->ray_y, s->aty_ray);
     SLP_CALL(slp_plan_sum_cols(s->plan, s->grid, s->aty_ray, s->n));
     be->spmv(be, s->a, s->ray_x, s->ax_ray);
     SLP_CALL(slp_plan_sum_rows(s->plan, s->grid, s->ax_ray, s->m));
-    /* Synchronisation point: every replica holds every coordinate again, so the
-     * reductions below (and restarts and output after them) see current values. */
-    double *rows[] = {s->y, s->y0, s->yhat, s->dy, s->ax, s->ray_y, s->ax_ray};
-    double *cols[] = {s->x, s->x0, s->xhat, s->dx, s->g, s->aty, s->slack, s->ray_x, s->aty_ray};
-    SLP_CALL(slp_plan_sync_rows(s->plan, s->grid, rows, 7, s->m));
-    SLP_CALL(slp_plan_sync_cols(s->plan, s->grid, cols, 9, s->n));
+    double *rows[] = {s->ray_y, s->ax_ray};
+    double *cols[] = {s->ray_x, s->aty_ray};
+    SLP_CALL(slp_plan_sync_rows(s->plan, s->grid, rows, 2, s->m));
+    return slp_plan_sync_cols(s->plan, s->grid, cols, 2, s->n);
+}
 
-    double col[SLP_COL_COUNT], row[SLP_ROW_COUNT];
+/* Local partials of the whole check (iterate and current ray), reduced over the grid. */
+static slp_err check_partials(slp_pdhg_t *s, double col[SLP_COL_COUNT], double row[SLP_ROW_COUNT])
+{
+    slp_backend_t *be = s->be;
     slp_col_check_args ca = {s->n,     s->xhat, s->x0, s->dx,    s->aty,    s->g,
                              s->c,     s->slack, s->dcol, s->lv, s->uv,     s->ray_x,
                              s->aty_ray};
@@ -113,7 +119,29 @@ slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_t *chk, int combined)
                              s->lc, s->uc,   s->drow,  s->ray_y, s->ax_ray};
     be->col_check(be, &ca, col);
     be->row_check(be, &ra, row);
-    SLP_CALL(reduce_check(s, col, row));
+    return reduce_check(s, col, row);
+}
+
+/* Evaluate the check scalars at the stored PDHG point (xhat, yhat, slack, dx, dy) and
+ * the infeasibility rays: products A^T yhat, A xhat, and A d_x, A^T d_y per candidate
+ * ray (the epoch candidate only when the last step certifies nothing). */
+slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_t *chk, int combined)
+{
+    slp_backend_t *be = s->be;
+    be->spmv_t(be, s->a, s->yhat, s->aty);
+    SLP_CALL(slp_plan_sum_cols(s->plan, s->grid, s->aty, s->n));
+    be->spmv(be, s->a, s->xhat, s->ax);
+    SLP_CALL(slp_plan_sum_rows(s->plan, s->grid, s->ax, s->m));
+    /* Synchronisation point: every replica holds every coordinate again, so the
+     * reductions below (and restarts and output after them) see current values. */
+    double *rows[] = {s->y, s->y0, s->yhat, s->dy, s->ax};
+    double *cols[] = {s->x, s->x0, s->xhat, s->dx, s->g, s->aty, s->slack};
+    SLP_CALL(slp_plan_sync_rows(s->plan, s->grid, rows, 5, s->m));
+    SLP_CALL(slp_plan_sync_cols(s->plan, s->grid, cols, 7, s->n));
+    SLP_CALL(ray_products(s, 0));
+
+    double col[SLP_COL_COUNT], row[SLP_ROW_COUNT];
+    SLP_CALL(check_partials(s, col, row));
 
     /* FPE in the PDHG metric scaled by eta (ALGORITHM.md section 5). */
     double fpe2 = s->omega * col[SLP_COL_DX2] + row[SLP_ROW_DY2] / s->omega +
@@ -135,6 +163,14 @@ slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_t *chk, int combined)
     chk->dist_x = sqrt(col[SLP_COL_DIST2]);
     chk->dist_y = sqrt(row[SLP_ROW_DIST2]);
     ray_measures(s, col, row, chk);
+    if (!combined && !slp_pdhg_primal_infeasible(s, chk) && !slp_pdhg_dual_infeasible(s, chk)) {
+        SLP_CALL(ray_products(s, 1));
+        SLP_CALL(check_partials(s, col, row));
+        slp_check_t epoch = *chk;
+        ray_measures(s, col, row, &epoch);
+        if (slp_pdhg_primal_infeasible(s, &epoch) || slp_pdhg_dual_infeasible(s, &epoch))
+            ray_measures(s, col, row, chk);
+    }
     return SLP_OK;
 }
 

@@ -147,10 +147,18 @@ static void csr_multiply(const slp_csr_t *a, const double *x, double *y)
     const double *val = a->val;
 #pragma omp parallel for if (a->nnz >= SLP_PAR_MIN) schedule(static)
     for (int64_t i = 0; i < a->rows; i++) {
-        double s = 0.0;
-        for (int64_t k = ptr[i]; k < ptr[i + 1]; k++)
-            s += val[k] * x[idx[k]];
-        y[i] = s;
+        /* Four independent accumulators break the add-latency chain of long rows. */
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+        int64_t k = ptr[i], end = ptr[i + 1];
+        for (; k + 4 <= end; k += 4) {
+            s0 += val[k] * x[idx[k]];
+            s1 += val[k + 1] * x[idx[k + 1]];
+            s2 += val[k + 2] * x[idx[k + 2]];
+            s3 += val[k + 3] * x[idx[k + 3]];
+        }
+        for (; k < end; k++)
+            s0 += val[k] * x[idx[k]];
+        y[i] = (s0 + s1) + (s2 + s3);
     }
 }
 

@@ -1,0 +1,402 @@
+/* The per-coordinate math every backend shares (src/backend/kernels.h and
+ * src/backend/cuda/check_coord.h), which the CUDA kernels compile unchanged.
+ *
+ *  1. slp_primal_coord, slp_dual_coord, the row terms and the ray projections
+ *     against values worked out by hand from ALGORITHM.md section 4 (each case
+ *     shows its arithmetic).
+ *  2. slp_col_check_coord / slp_row_check_coord summed in order must equal the
+ *     CPU backend's col_check / row_check bitwise on 1000 coordinates (one
+ *     thread below SLP_PAR_MIN, the same operations in the same order).
+ *  3. slp_backend_cuda_create: without a usable device (or without CUDA) it fails
+ *     with SLP_ERR_UNSUPPORTED and a message. With a device, every backend
+ *     operation is compared with the CPU backend on a random 57 x 43 block with
+ *     empty rows and columns and infinite bounds: element-wise results within
+ *     1e-15 relative (the CUDA objects are compiled with --fmad=false, so they
+ *     are expected bitwise), products and reductions within 1e-12 (summation
+ *     order differs). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "backend/cuda/check_coord.h"
+#include "backend/kernels.h"
+#include "check.h"
+#include "core/error.h"
+#include "core/local_problem.h"
+#ifdef SLP_HAVE_CUDA
+#include "backend/cuda/backend_cuda.h"
+#endif
+
+static void test_primal_coord(void)
+{
+    double xbar, next, slack, xhat;
+    /* interior: t = 1 - 0.5 (3 - 2) = 0.5 in [0, 10]; xbar = 2(0.5) - 1 = 0;
+     * next = 0.75 (0) + 0.25 (0.5) = 0.125; slack = (0.5 - 0.5) / 0.5 = 0 */
+    xhat = slp_primal_coord(1.0, 0.5, 2.0, 3.0, 0.0, 10.0, 0.5, 0.75, &xbar, &next, &slack);
+    CHECK_CLOSE(xhat, 0.5, 0);
+    CHECK_CLOSE(xbar, 0.0, 0);
+    CHECK_CLOSE(next, 0.125, 0);
+    CHECK_CLOSE(slack, 0.0, 0);
+    /* lower bound active: t = 1 - 0.5 (10 - 0) = -4 -> xhat = 0; xbar = -1;
+     * next = 0.5 (-1) + 0.5 (2) = 0.5; slack = (0 + 4) / 0.5 = 8
+     * (= (c - g) + (xhat - x)/tau = 10 - 2) */
+    xhat = slp_primal_coord(1.0, 2.0, 0.0, 10.0, 0.0, 10.0, 0.5, 0.5, &xbar, &next, &slack);
+    CHECK_CLOSE(xhat, 0.0, 0);
+    CHECK_CLOSE(xbar, -1.0, 0);
+    CHECK_CLOSE(next, 0.5, 0);
+    CHECK_CLOSE(slack, 8.0, 0);
+    /* upper bound active, l = -inf: t = 0 - 1 (-4 - 0) = 4 -> xhat = 1; xbar = 2;
+     * w = 1: next = xbar = 2; slack = (1 - 4) / 1 = -3 */
+    xhat = slp_primal_coord(0.0, 7.0, 0.0, -4.0, -INFINITY, 1.0, 1.0, 1.0, &xbar, &next, &slack);
+    CHECK_CLOSE(xhat, 1.0, 0);
+    CHECK_CLOSE(xbar, 2.0, 0);
+    CHECK_CLOSE(next, 2.0, 0);
+    CHECK_CLOSE(slack, -3.0, 0);
+    /* free: t = 2 - 0.25 (1 - 3) = 2.5 = xhat; xbar = 3; next = 0.5 (3) + 0.5 (1) = 2 */
+    xhat = slp_primal_coord(2.0, 1.0, 3.0, 1.0, -INFINITY, INFINITY, 0.25, 0.5, &xbar, &next,
+                            &slack);
+    CHECK_CLOSE(xhat, 2.5, 0);
+    CHECK_CLOSE(xbar, 3.0, 0);
+    CHECK_CLOSE(next, 2.0, 0);
+    CHECK_CLOSE(slack, 0.0, 0);
+}
+
+static void test_dual_coord(void)
+{
+    double next, yhat;
+    /* range row [2, 5]: s = 1/0.5 - 3 = -1; p = clamp(-1, -5, -2) = -2;
+     * yhat = 0.5 (-1 + 2) = 0.5; next = 0.5 (2 (0.5) - 1) + 0.5 (0) = 0 */
+    yhat = slp_dual_coord(1.0, 0.0, 3.0, 2.0, 5.0, 0.5, 0.5, &next);
+    CHECK_CLOSE(yhat, 0.5, 0);
+    CHECK_CLOSE(next, 0.0, 0);
+    /* equality row 4: s = 0/2 - 1 = -1; p = -4; yhat = 2 (-1 + 4) = 6
+     * (= y - sigma h - sigma p = 0 - 2 + 8); w = 1: next = 2 (6) - 0 = 12 */
+    yhat = slp_dual_coord(0.0, 3.0, 1.0, 4.0, 4.0, 2.0, 1.0, &next);
+    CHECK_CLOSE(yhat, 6.0, 0);
+    CHECK_CLOSE(next, 12.0, 0);
+    /* free row: p = s, yhat = 0; next = 0.5 (0 - 5) + 0.5 (1) = -2 */
+    yhat = slp_dual_coord(5.0, 1.0, 2.0, -INFINITY, INFINITY, 1.0, 0.5, &next);
+    CHECK_CLOSE(yhat, 0.0, 0);
+    CHECK_CLOSE(next, -2.0, 0);
+    /* row >= 1, activity -3 below it: s = 0 + 3 = 3; p = min(3, -1) = -1; yhat = 4 */
+    yhat = slp_dual_coord(0.0, 0.0, -3.0, 1.0, INFINITY, 1.0, 1.0, &next);
+    CHECK_CLOSE(yhat, 4.0, 0);
+    /* row >= 1, activity 3 above it: s = -3; p = -3; yhat = 0 */
+    yhat = slp_dual_coord(0.0, 0.0, 3.0, 1.0, INFINITY, 1.0, 1.0, &next);
+    CHECK_CLOSE(yhat, 0.0, 0);
+}
+
+static void test_terms_and_rays(void)
+{
+    CHECK_CLOSE(slp_dual_row_term(2.0, 1.0, 5.0), 2.0, 0);    /* 2 * l */
+    CHECK_CLOSE(slp_dual_row_term(-2.0, 1.0, 5.0), -10.0, 0); /* -2 * u */
+    CHECK_CLOSE(slp_dual_row_term(3.0, -INFINITY, 5.0), 0.0, 0);
+    CHECK_CLOSE(slp_dual_row_term(-1.0, 1.0, INFINITY), 0.0, 0);
+    CHECK_CLOSE(slp_row_violation(7.0, 0.0, 5.0), 2.0, 0);
+    CHECK_CLOSE(slp_row_violation(-1.0, 0.0, 5.0), -1.0, 0);
+    CHECK_CLOSE(slp_row_violation(3.0, 0.0, 5.0), 0.0, 0);
+    CHECK_CLOSE(slp_row_violation(1e300, -INFINITY, INFINITY), 0.0, 0);
+    /* primal ray: d >= 0 where l finite, d <= 0 where u finite */
+    CHECK_CLOSE(slp_primal_ray_coord(-1.0, 0.0, INFINITY), 0.0, 0);
+    CHECK_CLOSE(slp_primal_ray_coord(2.0, 0.0, INFINITY), 2.0, 0);
+    CHECK_CLOSE(slp_primal_ray_coord(2.0, -INFINITY, 0.0), 0.0, 0);
+    CHECK_CLOSE(slp_primal_ray_coord(-2.0, -INFINITY, 0.0), -2.0, 0);
+    CHECK_CLOSE(slp_primal_ray_coord(5.0, 0.0, 1.0), 0.0, 0);
+    CHECK_CLOSE(slp_primal_ray_coord(-5.0, -INFINITY, INFINITY), -5.0, 0);
+    /* dual ray: d <= 0 where l = -inf, d >= 0 where u = +inf */
+    CHECK_CLOSE(slp_dual_ray_coord(3.0, -INFINITY, 5.0), 0.0, 0);
+    CHECK_CLOSE(slp_dual_ray_coord(-3.0, -INFINITY, 5.0), -3.0, 0);
+    CHECK_CLOSE(slp_dual_ray_coord(-3.0, 1.0, INFINITY), 0.0, 0);
+    CHECK_CLOSE(slp_dual_ray_coord(3.0, 1.0, INFINITY), 3.0, 0);
+    CHECK_CLOSE(slp_dual_ray_coord(-7.0, 1.0, 2.0), -7.0, 0);
+    CHECK_CLOSE(slp_dual_ray_coord(-7.0, -INFINITY, INFINITY), 0.0, 0);
+}
+
+/* ---------------------------------------------------------------- random data */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+
+static double uniform(void) /* in [-1, 1) */
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(rng_state >> 11) / 4503599627370496.0 - 1.0;
+}
+
+static void fill_random(double *v, int64_t n, double scale)
+{
+    for (int64_t i = 0; i < n; i++)
+        v[i] = scale * uniform();
+}
+
+/* Bounds with every kind: free, lower, upper, range, fixed. */
+static void fill_bounds(double *l, double *u, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        double a = uniform(), b = a + 1.0 + uniform();
+        switch (i % 5) {
+        case 0: l[i] = -INFINITY; u[i] = INFINITY; break;
+        case 1: l[i] = a; u[i] = INFINITY; break;
+        case 2: l[i] = -INFINITY; u[i] = b; break;
+        case 3: l[i] = a; u[i] = b; break;
+        default: l[i] = a; u[i] = a; break;
+        }
+    }
+}
+
+enum { NC = 1000 };
+
+static void test_check_coord_matches_cpu(void)
+{
+    slp_backend_t *be = NULL;
+    if (slp_backend_cpu_create(1, &be) != SLP_OK) {
+        CHECK(0, "cpu backend: %s", slp_error_message());
+        return;
+    }
+    double *v[16];
+    for (int k = 0; k < 16; k++) {
+        v[k] = malloc(NC * sizeof(double));
+        fill_random(v[k], NC, 1.0 + k);
+    }
+    fill_bounds(v[14], v[15], NC);
+    slp_col_check_args ca = {NC,   v[0], v[1], v[2], v[3],  v[4],  v[5],
+                             v[6], v[7], v[14], v[15], v[8], v[9]};
+    for (int64_t j = 0; j < NC; j++)
+        v[7][j] = fabs(v[7][j]); /* dcol > 0 */
+    double cpu[SLP_COL_COUNT], mine[SLP_COL_COUNT] = {0};
+    be->col_check(be, &ca, cpu);
+    for (int64_t j = 0; j < NC; j++)
+        slp_col_check_coord(&ca, j, mine);
+    for (int e = 0; e < SLP_COL_COUNT; e++)
+        CHECK(mine[e] == cpu[e], "col slot %d: shared %.17g, cpu backend %.17g", e, mine[e], cpu[e]);
+
+    slp_row_check_args ra = {NC, v[0], v[1], v[2], v[3], v[14], v[15], v[7], v[8], v[9]};
+    double rcpu[SLP_ROW_COUNT], rmine[SLP_ROW_COUNT] = {0};
+    be->row_check(be, &ra, rcpu);
+    for (int64_t i = 0; i < NC; i++)
+        slp_row_check_coord(&ra, i, rmine);
+    for (int e = 0; e < SLP_ROW_COUNT; e++)
+        CHECK(rmine[e] == rcpu[e], "row slot %d: shared %.17g, cpu backend %.17g", e, rmine[e],
+              rcpu[e]);
+    for (int k = 0; k < 16; k++)
+        free(v[k]);
+    be->destroy(be);
+}
+
+/* ---------------------------------------------------------------- CUDA vs CPU */
+
+enum { M = 57, N = 43 };
+
+/* A random block with empty rows (i % 7 == 3) and empty columns (j % 11 == 5). */
+static slp_err random_block(slp_csr_t *a)
+{
+    SLP_CALL(slp_csr_create(M, N, (int64_t)M * N, a));
+    int64_t pos = 0;
+    for (int i = 0; i < M; i++) {
+        a->row_ptr[i] = pos;
+        for (int j = 0; j < N; j++)
+            if (i % 7 != 3 && j % 11 != 5 && uniform() < -0.6) {
+                a->col_idx[pos] = j;
+                a->val[pos++] = uniform() * 3.0;
+            }
+    }
+    a->row_ptr[M] = pos;
+    a->nnz = pos;
+    return SLP_OK;
+}
+
+typedef struct {
+    slp_backend_t *be;
+    slp_block_t *a;
+    double *v[24]; /* 0..11 length N, 12..23 length M */
+} side_t;
+
+static slp_err side_setup(side_t *s, slp_backend_t *be, const slp_csr_t *a0, double **host)
+{
+    s->be = be;
+    slp_csr_t a;
+    SLP_CALL(slp_csr_create(a0->rows, a0->cols, a0->nnz, &a));
+    memcpy(a.row_ptr, a0->row_ptr, (size_t)(a0->rows + 1) * sizeof(int64_t));
+    memcpy(a.col_idx, a0->col_idx, (size_t)a0->nnz * sizeof(int32_t));
+    memcpy(a.val, a0->val, (size_t)a0->nnz * sizeof(double));
+    slp_err rc = be->block_create(be, &a, &s->a);
+    slp_csr_free(&a);
+    SLP_CALL(rc);
+    for (int k = 0; k < 24; k++) {
+        int64_t len = k < 12 ? N : M;
+        SLP_CALL(be->vec_create(be, len, &s->v[k]));
+        SLP_CALL(be->vec_upload(be, s->v[k], host[k], len));
+    }
+    return SLP_OK;
+}
+
+static void side_free(side_t *s)
+{
+    for (int k = 0; k < 24; k++)
+        if (s->v[k])
+            s->be->vec_destroy(s->be, s->v[k]);
+    if (s->a)
+        s->be->block_destroy(s->be, s->a);
+}
+
+/* Compare vector k of both sides, relative tolerance tol. */
+static void same_vector(side_t *cpu, side_t *gpu, int k, double tol, const char *what)
+{
+    int64_t len = k < 12 ? N : M;
+    double a[M > N ? M : N], b[M > N ? M : N];
+    cpu->be->vec_download(cpu->be, a, cpu->v[k], len);
+    if (gpu->be->vec_download(gpu->be, b, gpu->v[k], len) != SLP_OK) {
+        CHECK(0, "%s: download failed: %s", what, slp_error_message());
+        return;
+    }
+    int bad = 0;
+    for (int64_t i = 0; i < len && bad < 3; i++)
+        if (!(fabs(a[i] - b[i]) <= tol * fmax(1.0, fabs(a[i])) || (isnan(a[i]) && isnan(b[i])))) {
+            CHECK(0, "%s: vector %d [%lld]: cpu %.17g cuda %.17g", what, k, (long long)i, a[i], b[i]);
+            bad++;
+        }
+    if (!bad)
+        check_passed++;
+}
+
+static void same_scalars(const double *a, const double *b, int count, double tol, const char *what)
+{
+    for (int e = 0; e < count; e++)
+        CHECK(fabs(a[e] - b[e]) <= tol * fmax(1.0, fabs(a[e])), "%s slot %d: cpu %.17g cuda %.17g",
+              what, e, a[e], b[e]);
+}
+
+/* The same sequence of operations on both sides. Layout: n-space 0 x, 1 x0, 2 g,
+ * 3 c, 4 lv, 5 uv, 6 xbar, 7 xhat, 8 slack, 9 dx, 10 ray, 11 dcol; m-space 12 y,
+ * 13 y0, 14 h, 15 lc, 16 uc, 17 yhat, 18 dy, 19 ray, 20 ax, 21 drow, 22 aty-ish, 23 spare. */
+static void run_ops(side_t *s, int major, double col[SLP_COL_COUNT], double row[SLP_ROW_COUNT],
+                    double *dot)
+{
+    slp_backend_t *be = s->be;
+    double **v = s->v;
+    be->spmv_t(be, s->a, v[12], v[2]);
+    slp_primal_args pa = {N, 0.3, 0.75, major, v[2], v[3], v[4], v[5], v[1],
+                          v[0], v[6], v[7], v[8], v[9]};
+    be->primal_step(be, &pa);
+    be->spmv(be, s->a, v[6], v[14]);
+    slp_dual_args da = {M, 0.7, 0.75, major, v[14], v[15], v[16], v[13], v[12], v[17], v[18]};
+    be->dual_step(be, &da);
+    be->ray_project(be, SLP_RAY_PRIMAL, v[9], v[4], v[5], v[10], N);
+    be->ray_project(be, SLP_RAY_DUAL, v[18], v[15], v[16], v[19], M);
+    be->spmv(be, s->a, v[10], v[20]);
+    be->spmv_t(be, s->a, v[19], v[2]); /* reuse g as aty_ray */
+    slp_col_check_args ca = {N, v[7], v[1], v[9], v[2], v[2], v[3], v[8], v[11], v[4], v[5],
+                             v[10], v[2]};
+    slp_row_check_args ra = {M, v[17], v[13], v[18], v[20], v[15], v[16], v[21], v[19], v[20]};
+    be->col_check(be, &ca, col);
+    be->row_check(be, &ra, row);
+    *dot = be->vec_dot(be, v[0], v[6], N);
+}
+
+static void test_cuda_vs_cpu(void)
+{
+    slp_backend_t *gpu_be = NULL;
+    slp_err rc = slp_backend_cuda_create(-1, &gpu_be);
+    if (rc != SLP_OK) {
+        CHECK(rc == SLP_ERR_UNSUPPORTED, "cuda create without a device: %s, expected unsupported",
+              slp_err_name(rc));
+        CHECK(strlen(slp_error_message()) > 0, "cuda create failed without a message");
+        CHECK(gpu_be == NULL, "cuda create failed but returned a backend");
+        printf("CUDA backend not available here (%s): GPU comparison skipped\n",
+               slp_error_message());
+        slp_error_clear();
+        return;
+    }
+    printf("CUDA backend available: comparing every operation with the CPU backend\n");
+    slp_backend_t *cpu_be = NULL;
+    if (slp_backend_cpu_create(1, &cpu_be) != SLP_OK) {
+        CHECK(0, "cpu backend");
+        gpu_be->destroy(gpu_be);
+        return;
+    }
+    slp_csr_t a0;
+    double *host[24];
+    if (random_block(&a0) != SLP_OK) {
+        CHECK(0, "random block");
+        return;
+    }
+    for (int k = 0; k < 24; k++) {
+        int64_t len = k < 12 ? N : M;
+        host[k] = malloc((size_t)len * sizeof(double));
+        fill_random(host[k], len, 2.0);
+    }
+    fill_bounds(host[4], host[5], N);
+    fill_bounds(host[15], host[16], M);
+    for (int j = 0; j < N; j++)
+        host[11][j] = 0.5 + fabs(host[11][j]);
+    for (int i = 0; i < M; i++)
+        host[21][i] = 0.5 + fabs(host[21][i]);
+    side_t cpu, gpu;
+    memset(&cpu, 0, sizeof cpu);
+    memset(&gpu, 0, sizeof gpu);
+    slp_err rc_c = side_setup(&cpu, cpu_be, &a0, host);
+    slp_err rc_g = side_setup(&gpu, gpu_be, &a0, host);
+    CHECK(rc_c == SLP_OK && rc_g == SLP_OK, "setup: %s", slp_error_message());
+    if (rc_c == SLP_OK && rc_g == SLP_OK) {
+        for (int major = 1; major >= 0; major--) {
+            double cc[SLP_COL_COUNT], cr[SLP_ROW_COUNT], gc[SLP_COL_COUNT], gr[SLP_ROW_COUNT];
+            double cd, gd;
+            run_ops(&cpu, major, cc, cr, &cd);
+            run_ops(&gpu, major, gc, gr, &gd);
+            for (int k = 0; k < 24; k++)
+                same_vector(&cpu, &gpu, k, 1e-12,
+                            major ? "major step" : "minor step");
+            same_scalars(cc, gc, SLP_COL_COUNT, 1e-12, "col_check");
+            same_scalars(cr, gr, SLP_ROW_COUNT, 1e-12, "row_check");
+            same_scalars(&cd, &gd, 1, 1e-12, "vec_dot");
+        }
+        /* plain vector operations, on freshly uploaded (identical) inputs */
+        for (int k = 0; k < 2; k++) {
+            side_t *s = k ? &gpu : &cpu;
+            for (int v = 12; v <= 14; v++)
+                s->be->vec_upload(s->be, s->v[v], host[v], M);
+            s->be->vec_axpby(s->be, s->v[23], 0.25, s->v[12], -3.0, s->v[13], M);
+            s->be->vec_copy(s->be, s->v[22], s->v[23], M);
+            s->be->vec_axpby(s->be, s->v[22], 2.0, s->v[22], 1.0, s->v[14], M); /* aliasing */
+            s->be->vec_fill(s->be, s->v[11], -1.5, N);
+        }
+        same_vector(&cpu, &gpu, 23, 1e-15, "axpby");
+        same_vector(&cpu, &gpu, 22, 1e-15, "copy + aliased axpby");
+        same_vector(&cpu, &gpu, 11, 0, "fill");
+#ifdef SLP_HAVE_CUDA
+        CHECK(slp_backend_cuda_sync(gpu_be) == SLP_OK, "cuda status: %s", slp_error_message());
+#endif
+    }
+    side_free(&cpu);
+    side_free(&gpu);
+    for (int k = 0; k < 24; k++)
+        free(host[k]);
+    slp_csr_free(&a0);
+    cpu_be->destroy(cpu_be);
+    gpu_be->destroy(gpu_be);
+}
+
+#ifdef SLP_HAVE_CUDA
+static void test_pick_device(void)
+{
+    setenv("OMPI_COMM_WORLD_LOCAL_RANK", "5", 1);
+    CHECK(slp_cuda_pick_device(4) == 1, "local rank 5 of 4 devices -> %d, expected 1",
+          slp_cuda_pick_device(4));
+    CHECK(slp_cuda_pick_device(8) == 5, "local rank 5 of 8 devices -> %d, expected 5",
+          slp_cuda_pick_device(8));
+    unsetenv("OMPI_COMM_WORLD_LOCAL_RANK");
+}
+#endif
+
+int main(void)
+{
+    test_primal_coord();
+    test_dual_coord();
+    test_terms_and_rays();
+    test_check_coord_matches_cpu();
+#ifdef SLP_HAVE_CUDA
+    test_pick_device();
+#endif
+    test_cuda_vs_cpu();
+    return check_summary();
+}
