@@ -9,7 +9,7 @@ ASAN_BUILD ?= build-asan
 MPIRUN ?= mpirun --allow-run-as-root --oversubscribe
 EXAMPLE ?= examples/data/afiro.mps
 
-.PHONY: all deps build run test test-unit test-asan test-memory corpus bench clean
+.PHONY: all deps build run test test-unit test-asan test-memory corpus bench bench-quick clean
 
 all: build
 
@@ -32,6 +32,13 @@ test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSLP_SANITIZE=ON -DSLP_OPENMP=OFF >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS) -L unit
+
+# Benchmarks against HiGHS, OR-Tools, Clp (bench/README.md); bench-quick takes minutes.
+bench: build
+	SHARDLP=$(BUILD)/shardlp bash bench/run.sh
+
+bench-quick: build
+	SHARDLP=$(BUILD)/shardlp bash bench/run.sh --quick
 
 # Per-rank memory on ~21 M nonzeros, 1 rank vs 4 ranks (docs/memory.md).
 test-memory: build
