@@ -83,6 +83,12 @@ typedef struct {
     const double *ax_ray;  /* A d_x */
 } slp_row_check_args;
 
+/* Which partial slots combine by max (bit e set for slot e); all others are sums. */
+#define SLP_COL_MAX_MASK \
+    ((1u << SLP_COL_RDMAX) | (1u << SLP_COL_RAY_DMAX) | (1u << SLP_COL_RAY_QVIOL))
+#define SLP_ROW_MAX_MASK \
+    ((1u << SLP_ROW_RPMAX) | (1u << SLP_ROW_RAY_DMAX) | (1u << SLP_ROW_RAY_VIOL))
+
 /* Ray projections: the primal ray keeps dx only in the recession cone of the
  * variable bounds (d >= 0 where l is finite, d <= 0 where u is finite); the dual
  * ray keeps dy only where the row sign allows (d <= 0 where l = -inf, d >= 0

@@ -35,15 +35,8 @@ double slp_pdhg_norm(const slp_pdhg_t *s, double l2, double linf)
     return s->set->norm == SLP_NORM_LINF ? linf : l2;
 }
 
-static int col_is_max(int e)
-{
-    return e == SLP_COL_RDMAX || e == SLP_COL_RAY_DMAX || e == SLP_COL_RAY_QVIOL;
-}
-
-static int row_is_max(int e)
-{
-    return e == SLP_ROW_RPMAX || e == SLP_ROW_RAY_DMAX || e == SLP_ROW_RAY_VIOL;
-}
+static int col_is_max(int e) { return (SLP_COL_MAX_MASK >> e) & 1u; }
+static int row_is_max(int e) { return (SLP_ROW_MAX_MASK >> e) & 1u; }
 
 /* Reduce a check's partials: sums over the grid (each slice counted once) and
  * maxima, in one MPI_Allreduce each. */

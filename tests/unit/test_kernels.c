@@ -1,5 +1,5 @@
 /* The per-coordinate math every backend shares (src/backend/kernels.h and
- * src/backend/cuda/check_coord.h), which the CUDA kernels compile unchanged.
+ * src/backend/check_coord.h), which the CUDA kernels compile unchanged.
  *
  *  1. slp_primal_coord, slp_dual_coord, the row terms and the ray projections
  *     against values worked out by hand from ALGORITHM.md section 4 (each case
@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
-#include "backend/cuda/check_coord.h"
+#include "backend/check_coord.h"
 #include "backend/kernels.h"
 #include "check.h"
 #include "core/error.h"

@@ -10,6 +10,7 @@
 #endif
 
 #include "backend/backend.h"
+#include "backend/check_coord.h"
 #include "backend/kernels.h"
 
 /* Below this many elements a loop runs on one thread (fork/join costs more). */
@@ -238,47 +239,16 @@ static void cpu_ray_project(slp_backend_t *be, slp_ray_kind kind, const double *
 static void col_check_range(const slp_col_check_args *a, int64_t lo, int64_t hi, double *out)
 {
     double s[SLP_COL_COUNT] = {0};
-    for (int64_t j = lo; j < hi; j++) {
-        double d = a->ray_x[j], qr = -a->aty_ray[j];
-        double lv = a->lv[j], uv = a->uv[j];
-        s[SLP_COL_RAY_DMAX] = fmax(s[SLP_COL_RAY_DMAX], fabs(d));
-        s[SLP_COL_RAY_CD] += a->c[j] * d;
-        s[SLP_COL_RAY_QOBJ] += slp_dual_row_term(qr, lv, uv);
-        double viol = (lv == -INFINITY ? fmax(0.0, qr) : 0.0) + (uv == INFINITY ? fmax(0.0, -qr) : 0.0);
-        s[SLP_COL_RAY_QVIOL] = fmax(s[SLP_COL_RAY_QVIOL], viol * a->dcol[j]);
-        double q = a->aty[j] - a->g[j];
-        double rd = (a->c[j] - a->aty[j] - a->slack[j]) * a->dcol[j];
-        double dist = a->xhat[j] - a->x0[j];
-        s[SLP_COL_DX2] += a->dx[j] * a->dx[j];
-        s[SLP_COL_DXQ] += a->dx[j] * q;
-        s[SLP_COL_RD2] += rd * rd;
-        s[SLP_COL_RDMAX] = fmax(s[SLP_COL_RDMAX], fabs(rd));
-        s[SLP_COL_CX] += a->c[j] * a->xhat[j];
-        s[SLP_COL_SLACKX] += a->slack[j] * a->xhat[j];
-        s[SLP_COL_SLACKOBJ] += slp_dual_row_term(a->slack[j], lv, uv);
-        s[SLP_COL_DIST2] += dist * dist;
-    }
+    for (int64_t j = lo; j < hi; j++)
+        slp_col_check_coord(a, j, s);
     memcpy(out, s, sizeof s);
 }
 
 static void row_check_range(const slp_row_check_args *a, int64_t lo, int64_t hi, double *out)
 {
     double s[SLP_ROW_COUNT] = {0};
-    for (int64_t i = lo; i < hi; i++) {
-        double d = a->ray_y[i], ad = a->ax_ray[i];
-        double l = a->l[i], u = a->u[i];
-        s[SLP_ROW_RAY_DMAX] = fmax(s[SLP_ROW_RAY_DMAX], fabs(d));
-        s[SLP_ROW_RAY_OBJ] += slp_dual_row_term(d, l, u);
-        double viol = (isfinite(l) ? fmax(0.0, -ad) : 0.0) + (isfinite(u) ? fmax(0.0, ad) : 0.0);
-        s[SLP_ROW_RAY_VIOL] = fmax(s[SLP_ROW_RAY_VIOL], viol * a->drow[i]);
-        double rp = slp_row_violation(a->ax[i], a->l[i], a->u[i]) * a->drow[i];
-        double dist = a->yhat[i] - a->y0[i];
-        s[SLP_ROW_DY2] += a->dy[i] * a->dy[i];
-        s[SLP_ROW_RP2] += rp * rp;
-        s[SLP_ROW_RPMAX] = fmax(s[SLP_ROW_RPMAX], fabs(rp));
-        s[SLP_ROW_DUALOBJ] += slp_dual_row_term(a->yhat[i], a->l[i], a->u[i]);
-        s[SLP_ROW_DIST2] += dist * dist;
-    }
+    for (int64_t i = lo; i < hi; i++)
+        slp_row_check_coord(a, i, s);
     memcpy(out, s, sizeof s);
 }
 
@@ -312,15 +282,8 @@ static void row_check_range(const slp_row_check_args *a, int64_t lo, int64_t hi,
 #define SLP_THREAD_NUM(k) ((void)(k))
 #endif
 
-static int col_slot_is_max(int e)
-{
-    return e == SLP_COL_RDMAX || e == SLP_COL_RAY_DMAX || e == SLP_COL_RAY_QVIOL;
-}
-
-static int row_slot_is_max(int e)
-{
-    return e == SLP_ROW_RPMAX || e == SLP_ROW_RAY_DMAX || e == SLP_ROW_RAY_VIOL;
-}
+static int col_slot_is_max(int e) { return (SLP_COL_MAX_MASK >> e) & 1u; }
+static int row_slot_is_max(int e) { return (SLP_ROW_MAX_MASK >> e) & 1u; }
 
 static void cpu_col_check(slp_backend_t *be, const slp_col_check_args *args,
                           double out[SLP_COL_COUNT])

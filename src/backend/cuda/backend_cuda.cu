@@ -34,7 +34,7 @@ extern "C" {
 #include "core/local_problem.h"
 }
 #include "backend/cuda/backend_cuda.h"
-#include "backend/cuda/check_coord.h"
+#include "backend/check_coord.h"
 #include "backend/kernels.h"
 
 /* Threads per block of every kernel; also the reduction tree width. */

@@ -1,11 +1,7 @@
 /* Per-coordinate accumulation of the check partials (backend.h: SLP_COL_* and
- * SLP_ROW_*), written once for every backend. The CUDA reductions call these in
- * each thread; the body is the same arithmetic, in the same order, as the CPU
- * backend's col_check_range / row_check_range (src/backend/cpu/backend_cpu.c),
- * and tests/unit/test_kernels.c checks that bitwise. Candidate to move into
- * src/backend/kernels.h so that the CPU loops call it too.
- *
- * Max slots start at 0 and combine with fmax; every other slot is a sum. */
+ * SLP_ROW_*), written once for every backend: the CPU backend's loops and the CUDA
+ * reductions both call these. Max slots (SLP_*_MAX_MASK) start at 0 and combine
+ * with fmax; every other slot is a sum. */
 #ifndef SLP_CHECK_COORD_H
 #define SLP_CHECK_COORD_H
 
@@ -14,12 +10,6 @@
 
 #include "backend/backend.h"
 #include "backend/kernels.h"
-
-/* Which slots combine by max: bit e set for slot e. */
-#define SLP_COL_MAX_MASK \
-    ((1u << SLP_COL_RDMAX) | (1u << SLP_COL_RAY_DMAX) | (1u << SLP_COL_RAY_QVIOL))
-#define SLP_ROW_MAX_MASK \
-    ((1u << SLP_ROW_RPMAX) | (1u << SLP_ROW_RAY_DMAX) | (1u << SLP_ROW_RAY_VIOL))
 
 /* Add column j's contribution to s[SLP_COL_COUNT]. */
 SLP_INLINE void slp_col_check_coord(const slp_col_check_args *a, int64_t j, double *s)
