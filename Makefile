@@ -9,7 +9,7 @@ ASAN_BUILD ?= build-asan
 MPIRUN ?= mpirun --allow-run-as-root --oversubscribe
 EXAMPLE ?= examples/data/afiro.mps
 
-.PHONY: all deps build run test test-unit test-asan test-memory corpus bench bench-quick clean
+.PHONY: all deps build run test test-unit test-asan test-memory corpus bench bench-quick fuzz clean
 
 all: build
 
@@ -31,7 +31,7 @@ test: build test-asan
 test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSLP_SANITIZE=ON -DSLP_OPENMP=OFF >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS) -L unit
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 SLP_TEST_MAX_NNZ=20000 ctest --output-on-failure -j $(JOBS) -L unit
 
 # Benchmarks against HiGHS, OR-Tools, Clp (bench/README.md); bench-quick takes minutes.
 bench: build
@@ -48,6 +48,10 @@ test-memory: build
 corpus: build
 	python3 scripts/corpus.py --binary $(BUILD)/shardlp --tol 1e-4:60 --tol 1e-8:120 \
 		--check 1e-6 --jobs 2 --csv docs/corpus.csv --markdown docs/corpus.md
+
+# libFuzzer targets (fuzz/README in docs/fuzzing.md): build, or run each for SECONDS.
+fuzz:
+	$(MAKE) -C fuzz
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
