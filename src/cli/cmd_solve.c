@@ -6,17 +6,20 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "backend/backend.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/solve_output.h"
+#include "core/interrupt.h"
 #include "core/log.h"
 #include "core/timer.h"
 #include "grid/distribute.h"
 #include "io/mps.h"
 #include "presolve/pipeline.h"
 #include "shard/shard.h"
+#include "solver/checkpoint.h"
 #include "solver/solver.h"
 
 static void print_usage(void)
@@ -44,6 +47,13 @@ static void print_usage(void)
         "  --out DIR            sharded solution\n"
         "  --json FILE          run summary\n"
         "  --quiet / --verbose\n"
+        "reliability:\n"
+        "  --checkpoint DIR     save the solver state to DIR (atomically, every rank)\n"
+        "  --checkpoint-every S seconds between checkpoints (default 300)\n"
+        "  --resume DIR         continue from the checkpoint in DIR (same model, grid, options)\n"
+        "  --mem-limit BYTES    per-rank memory for the up-front size check of shard input\n"
+        "                       (default: the node's available memory / ranks on the node)\n"
+        "  SIGINT/SIGTERM stop at the next check with status 'interrupted' and write outputs\n"
         "HiGHS spellings: --model_file F, --time_limit S, --solution_file F, --options_file F,\n"
         "                 --version\n");
 }
@@ -57,6 +67,10 @@ typedef struct {
     const char *backend;
     const char *comm_mode;
     const char *log_path; /* HiGHS log_file: the log is also written there (rank 0) */
+    const char *checkpoint_dir; /* --checkpoint (NULL: off) */
+    const char *resume_dir;     /* --resume (NULL: off) */
+    double checkpoint_every;    /* --checkpoint-every seconds */
+    double mem_limit;           /* --mem-limit bytes (0: from the system) */
     int help;
     slp_settings_t set;
     char *owned[16]; /* strings copied from an options file */
@@ -138,6 +152,14 @@ static slp_err apply_option(solve_options_t *o, const char *name, const char *va
         /* HiGHS command-line options a modelling tool may pass (PuLP: --solver=simplex
          * when mip=False, --parallel=on with threads): accepted, no effect here. */
         slp_warn("option %s=%s is a HiGHS option that shardlp ignores\n", name, value);
+    } else if (!strcmp(name, "--checkpoint")) {
+        o->checkpoint_dir = value;
+    } else if (!strcmp(name, "--checkpoint-every")) {
+        SLP_CALL(slp_parse_double(name, value, 0.0, 1e300, &o->checkpoint_every));
+    } else if (!strcmp(name, "--resume")) {
+        o->resume_dir = value;
+    } else if (!strcmp(name, "--mem-limit")) {
+        SLP_CALL(slp_parse_double(name, value, 1.0, 1e300, &o->mem_limit));
     } else if (!strcmp(name, "--model_file")) {
         o->model_path = value;
     } else if (!strcmp(name, "--options_file")) {
@@ -177,6 +199,7 @@ static slp_err parse_options(int argc, char **argv, solve_options_t *o)
     slp_settings_default(&o->set);
     o->backend = "cpu";
     o->comm_mode = "dense";
+    o->checkpoint_every = 300.0;
     for (int k = 1; k < argc; k++) {
         const char *arg = argv[k];
         int handled = 0;
@@ -206,6 +229,8 @@ static slp_err parse_options(int argc, char **argv, solve_options_t *o)
     }
     if (!o->help && !o->model_path)
         return slp_error(SLP_ERR_INPUT, "no model given (usage: shardlp solve MODEL [options])");
+    if ((o->checkpoint_dir || o->resume_dir) && o->set.polish)
+        return slp_error(SLP_ERR_INPUT, "--checkpoint / --resume do not support --polish yet");
     return SLP_OK;
 }
 
@@ -312,6 +337,64 @@ static slp_err make_shard_grid(const solve_options_t *o, slp_shard_manifest_t *m
     return slp_grid_create(man->R, man->C, grid);
 }
 
+/* Bytes of memory available to new allocations on this node: MemAvailable from
+ * /proc/meminfo (free memory plus reclaimable cache), else the physical memory; 0 when
+ * unknown. */
+static double available_memory(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f) {
+        char line[256];
+        double kb = 0.0;
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1)
+                break;
+        fclose(f);
+        if (kb > 0.0)
+            return kb * 1024.0;
+    }
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (double)pages * (double)page : 0.0;
+}
+
+/* Input limits: refuse, before reading, a block that would not fit this rank's memory.
+ * The estimate follows slp_shard_rank_bytes: the block is held twice (A_rc and its
+ * transpose) and the solver keeps about 20 column-slice and 18 row-slice vectors.
+ * The limit is --mem-limit, or the node's available memory divided by the ranks on the
+ * node (OMPI_COMM_WORLD_LOCAL_SIZE / SLURM_NTASKS_PER_NODE when set). Collective. */
+static slp_err check_memory(const solve_options_t *o, const slp_shard_manifest_t *man,
+                            const slp_grid_t *grid)
+{
+    int64_t matrix = 0, vectors = 0;
+    slp_shard_rank_bytes(man, grid->r, grid->c, &matrix, &vectors);
+    int64_t n_loc = man->col_off[grid->c + 1] - man->col_off[grid->c];
+    int64_t m_loc = man->row_off[grid->r + 1] - man->row_off[grid->r];
+    double need = 2.0 * (double)matrix + 8.0 * (20.0 * (double)n_loc + 18.0 * (double)m_loc);
+    double limit = o->mem_limit;
+    const char *source = "--mem-limit";
+    if (limit <= 0.0) {
+        limit = available_memory();
+        if (limit <= 0.0)
+            return SLP_OK; /* unknown: no check */
+        const char *local = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+        if (!local)
+            local = getenv("SLURM_NTASKS_PER_NODE");
+        double per_node = local ? atof(local) : 1.0;
+        limit /= per_node >= 1.0 ? per_node : 1.0;
+        source = "available memory";
+    }
+    slp_err rc = SLP_OK;
+    if (need > limit)
+        rc = slp_error(SLP_ERR_INPUT,
+                       "%s: block (%d, %d) needs about %.3g GB on rank %d (matrix %.3g GB, "
+                       "vectors %.3g GB) but the limit is %.3g GB (%s); cut the model for more "
+                       "ranks (shardlp shard --grid) or raise --mem-limit",
+                       o->model_path, grid->r, grid->c, need / 1e9, grid->rank,
+                       2.0 * (double)matrix / 1e9, (need - 2.0 * (double)matrix) / 1e9,
+                       limit / 1e9, source);
+    return slp_comm_agree(grid->world, rc);
+}
+
 /* Rank 0 reads and validates the MPS model. */
 static slp_err read_model_root(const solve_options_t *o, slp_grid_t *grid, slp_model_t **model)
 {
@@ -373,6 +456,7 @@ int slp_cmd_solve(int argc, char **argv)
 {
     int status_ = 0;
     double t_start = slp_wall_seconds();
+    slp_interrupt_install();
     slp_comm_t *world = slp_comm_world();
     slp_log_set_printing(slp_comm_rank(world) == 0);
     solve_options_t o;
@@ -401,8 +485,14 @@ int slp_cmd_solve(int argc, char **argv)
         rc = make_shard_grid(&o, &manifest, &grid);
     else
         rc = make_grid(&o, &grid);
+    if (rc == SLP_OK && sharded)
+        rc = check_memory(&o, &manifest, grid);
+    if (rc == SLP_OK)
+        rc = slp_checkpoint_configure(o.checkpoint_dir, o.checkpoint_every, o.resume_dir);
     if (rc != SLP_OK) {
         slp_shard_manifest_free(&manifest);
+        slp_checkpoint_reset();
+        slp_grid_destroy(&grid);
         free_options(&o);
         status_ = report_failure(world, rc);
         close_log_file(log_file);
@@ -459,6 +549,7 @@ int slp_cmd_solve(int argc, char **argv)
     free_options(&o);
     slp_grid_destroy(&grid);
     slp_shard_manifest_free(&manifest);
+    slp_checkpoint_reset();
     close_log_file(log_file);
     return status;
 }

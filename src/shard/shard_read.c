@@ -2,8 +2,11 @@
  * tools), the collective per-rank read with agreed failure, and name files. */
 #include "shard_internal.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Open the manifest's file (role, r, c) and check the header's position fields. */
 static slp_err open_checked(const char *dir, const slp_shard_manifest_t *man, int role, int r,
@@ -106,6 +109,87 @@ static slp_err read_slice(const char *dir, const slp_shard_manifest_t *man, int 
     return rc;
 }
 
+/* The values a rank read, checked like slp_model_validate checks a whole model: a file
+ * with a valid checksum can still carry NaN or inconsistent bounds (a buggy generator or
+ * a forged file), and the solver would only see them as a numerical_error later.
+ * Indices in messages are global. */
+static slp_err check_values(const char *dir, const slp_local_problem_t *lp, int r, int c)
+{
+    char col[64], row[64], blk[64];
+    slp_shard_file_name(SLP_SHARD_COL_SLICE, r, c, col, sizeof col);
+    slp_shard_file_name(SLP_SHARD_ROW_SLICE, r, c, row, sizeof row);
+    slp_shard_file_name(SLP_SHARD_BLOCK, r, c, blk, sizeof blk);
+    for (int64_t j = 0; j < lp->n_loc; j++) {
+        long long g = (long long)(lp->col_lo + j);
+        if (!isfinite(lp->obj[j]))
+            return slp_error(SLP_ERR_INPUT, "%s/%s: objective coefficient of column %lld is not "
+                             "finite (%g)", dir, col, g, lp->obj[j]);
+        if (isnan(lp->lv[j]) || isnan(lp->uv[j]) || lp->lv[j] == INFINITY ||
+            lp->uv[j] == -INFINITY || lp->lv[j] > lp->uv[j])
+            return slp_error(SLP_ERR_INPUT, "%s/%s: column %lld has invalid bounds [%g, %g]", dir,
+                             col, g, lp->lv[j], lp->uv[j]);
+    }
+    for (int64_t i = 0; i < lp->m_loc; i++)
+        if (isnan(lp->lc[i]) || isnan(lp->uc[i]) || lp->lc[i] == INFINITY ||
+            lp->uc[i] == -INFINITY || lp->lc[i] > lp->uc[i])
+            return slp_error(SLP_ERR_INPUT, "%s/%s: row %lld has invalid bounds [%g, %g]", dir, row,
+                             (long long)(lp->row_lo + i), lp->lc[i], lp->uc[i]);
+    for (int64_t k = 0; k < lp->A.nnz; k++)
+        if (!isfinite(lp->A.val[k]))
+            return slp_error(SLP_ERR_INPUT, "%s/%s: matrix entry %lld of the block is not finite "
+                             "(%g)", dir, blk, (long long)k, lp->A.val[k]);
+    if (!isfinite(lp->obj_const))
+        return slp_error(SLP_ERR_INPUT, "%s/%s: objective constant is not finite", dir,
+                         SLP_SHARD_MANIFEST);
+    return SLP_OK;
+}
+
+/* Before allocating anything sized by the manifest: each of the rank's three files must
+ * exist with exactly the size its sizes imply (header + payload + trailer), so a forged
+ * or damaged manifest (m = 10^12 with a 200-byte block file) fails with a message
+ * instead of a huge allocation. Found by fuzz/fuzz_shard.c (docs/fuzzing.md). */
+static slp_err check_file_sizes(const char *dir, const slp_shard_manifest_t *man, int r, int c,
+                                int64_t m_loc, int64_t n_loc)
+{
+    int64_t nnz = man->block_nnz[(int64_t)r * man->C + c];
+    const int64_t big = INT64_MAX / 64;
+    if (m_loc < 0 || n_loc < 0 || nnz < 0 || m_loc > big || n_loc > big || nnz > big)
+        return slp_error(SLP_ERR_INPUT, "%s/%s: block (%d, %d) sizes out of range", dir,
+                         SLP_SHARD_MANIFEST, r, c);
+    const int roles[3] = {SLP_SHARD_BLOCK, SLP_SHARD_COL_SLICE, SLP_SHARD_ROW_SLICE};
+    const int64_t payload[3] = {(m_loc + 1) * 8 + nnz * 12 + (nnz & 1) * 4, 24 * n_loc,
+                                16 * m_loc};
+    for (int k = 0; k < 3; k++) {
+        int fr = roles[k] == SLP_SHARD_COL_SLICE ? -1 : r;
+        int fc = roles[k] == SLP_SHARD_ROW_SLICE ? -1 : c;
+        const slp_shard_file_t *e = slp_shard_manifest_find(man, roles[k], fr, fc);
+        if (!e)
+            return slp_error(SLP_ERR_INPUT, "%s/%s: no %s file listed for r=%d c=%d", dir,
+                             SLP_SHARD_MANIFEST, slp_shard_role_name(roles[k]), fr, fc);
+        int64_t want = SLP_SHARD_HEADER_BYTES + payload[k] + SLP_SHARD_TRAILER_BYTES;
+        char *path = slp_path_join(dir, e->path);
+        if (!path)
+            return SLP_ERR_NOMEM;
+        struct stat st;
+        slp_err rc = SLP_OK;
+        if (stat(path, &st) != 0)
+            rc = slp_error(SLP_ERR_IO, "%s: cannot open %s file: %s", path,
+                           slp_shard_role_name(roles[k]), strerror(errno));
+        else if ((int64_t)st.st_size != e->bytes)
+            rc = slp_error(SLP_ERR_INPUT,
+                           "%s: file is %lld bytes but the manifest says %lld (truncated or replaced)",
+                           path, (long long)st.st_size, (long long)e->bytes);
+        else if (e->bytes != want)
+            rc = slp_error(SLP_ERR_INPUT,
+                           "%s: file is %lld bytes but the manifest's sizes (m, n, nnz, cut "
+                           "points) need %lld: damaged manifest",
+                           path, (long long)e->bytes, (long long)want);
+        free(path);
+        SLP_CALL(rc);
+    }
+    return SLP_OK;
+}
+
 slp_err slp_shard_read_block(const char *dir, const slp_shard_manifest_t *man, int r, int c,
                              slp_local_problem_t *out)
 {
@@ -115,6 +199,7 @@ slp_err slp_shard_read_block(const char *dir, const slp_shard_manifest_t *man, i
                          man->C);
     int64_t m_loc = man->row_off[r + 1] - man->row_off[r];
     int64_t n_loc = man->col_off[c + 1] - man->col_off[c];
+    SLP_CALL(check_file_sizes(dir, man, r, c, m_loc, n_loc));
     /* Allocate the vectors now and the matrix when its header has been checked. */
     SLP_CALL(slp_local_problem_alloc(out, man->R, man->C, m_loc, n_loc, 0));
     slp_csr_free(&out->A);
@@ -134,6 +219,8 @@ slp_err slp_shard_read_block(const char *dir, const slp_shard_manifest_t *man, i
         rc = read_slice(dir, man, SLP_SHARD_COL_SLICE, c, n_loc, out->obj, out->lv, out->uv);
     if (rc == SLP_OK)
         rc = read_slice(dir, man, SLP_SHARD_ROW_SLICE, r, m_loc, out->lc, out->uc, NULL);
+    if (rc == SLP_OK)
+        rc = check_values(dir, out, r, c);
     if (rc != SLP_OK)
         slp_local_problem_free(out);
     return rc;

@@ -18,6 +18,7 @@
 #include "core/log.h"
 #include "core/timer.h"
 #include "plan/comm_plan.h"
+#include "solver/checkpoint.h"
 #include "solver/power.h"
 #include "solver/reduce.h"
 #include "solver/scaling.h"
@@ -332,14 +333,27 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, slp_result_t *res)
         SLP_CALL(slp_polish_create(s, &polish));
     slp_check_t chk = {0};
     int status = -1;
-    slp_err rc = SLP_OK;
-    log_header();
+    /* --resume: the saved state replaces the fresh one; the clock goes on from the
+     * saved run's (checkpoint.c). */
+    double resumed_elapsed = 0.0;
+    slp_err rc = slp_checkpoint_resume(s, &loop, &resumed_elapsed);
+    start -= resumed_elapsed;
+    if (rc == SLP_OK)
+        log_header();
     while (rc == SLP_OK && status < 0) {
         rc = slp_pdhg_window(s, &loop, &chk);
         if (rc != SLP_OK)
             break;
-        double elapsed = slp_wall_seconds() - start;
+        /* One collective per check: agreed clock, signals, checkpoint decision. */
+        double elapsed = 0.0;
+        int interrupted = 0, checkpoint_due = 0;
+        rc = slp_checkpoint_agree(s, slp_wall_seconds() - start, &elapsed, &interrupted,
+                                  &checkpoint_due);
+        if (rc != SLP_OK)
+            break;
         status = check_status(s, &chk, loop.total, elapsed);
+        if (status < 0 && interrupted)
+            status = SLP_STATUS_INTERRUPTED;
         if (status < 0) {
             slp_pdhg_after_check(s, &loop, &chk);
             if (polish && slp_polish_due(polish, s, loop.total, &chk)) {
@@ -348,6 +362,8 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, slp_result_t *res)
                 if (optimal)
                     status = SLP_STATUS_OPTIMAL;
             }
+            if (rc == SLP_OK && status < 0 && checkpoint_due)
+                rc = slp_checkpoint_save(s, &loop, elapsed);
         }
         if (status >= 0 || log_due(loop.checks, set->log_every_check)) {
             log_row(loop.total, slp_wall_seconds() - start, &chk, sense, s->omega,

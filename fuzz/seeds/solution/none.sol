@@ -1,0 +1,8 @@
+Model status
+Infeasible
+
+# Primal solution values
+None
+
+# Dual solution values
+None

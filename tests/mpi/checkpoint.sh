@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Checkpoint and restart on a 2x2 grid (issue 9):
+#  1. a 4-rank solve killed with SIGKILL right after its first checkpoint, resumed with
+#     --resume, ends with the uninterrupted run's status, objective (1e-9 relative) and
+#     total iteration count;
+#  2. a deterministic variant: stop at --iter-limit after checkpoints, resume, same result;
+#  3. corrupted or mismatched checkpoints are refused with a clear message, non-zero exit.
+# Expected values come from the uninterrupted run of the same binary on the same shards
+# (the method is deterministic for a fixed grid).
+set -u
+BIN=$(realpath "$1")
+MPIRUN=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader)
+T=$(mktemp -d /tmp/slp_ckpt.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+cd "$T" || exit 1
+field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
+same_result() { # ref.json got.json
+  python3 - "$1" "$2" <<'PY' || exit 1
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+ok = (a["status"] == b["status"] and a["iterations"] == b["iterations"] and
+      abs(a["objective"] - b["objective"]) <= 1e-9 * max(1.0, abs(a["objective"])))
+print(f"reference {a['status']} {a['iterations']} {a['objective']!r}; "
+      f"resumed {b['status']} {b['iterations']} {b['objective']!r}")
+sys.exit(0 if ok else 1)
+PY
+}
+
+"$BIN" gen qap --size 9 --grid 2x2 --out ckmodel.shards --quiet || fail "gen"
+"$BIN" gen qap --size 9 --seed 2 --grid 2x2 --out other.shards --quiet || fail "gen other"
+OPTS=(--tol 1e-6 --quiet)
+
+# Reference: uninterrupted.
+timeout 120 "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" --json ref.json \
+  || fail "reference run"
+[ "$(field ref.json status)" = optimal ] || fail "reference not optimal"
+
+# 1. SIGKILL after the first checkpoint.
+"${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" --checkpoint "$T/ck" \
+  --checkpoint-every 0.5 --json killed.json > killed.log 2>&1 &
+MPI_PID=$!
+for _ in $(seq 1 600); do
+  [ -f "$T/ck/checkpoint.json" ] && break
+  kill -0 "$MPI_PID" 2>/dev/null || break
+  sleep 0.05
+done
+[ -f "$T/ck/checkpoint.json" ] || fail "no checkpoint was written: $(cat killed.log)"
+for p in $(pgrep -f "^$BIN solve $T/ckmodel.shards"); do kill -KILL "$p" 2>/dev/null; done
+kill -KILL "$MPI_PID" 2>/dev/null
+wait "$MPI_PID" 2>/dev/null
+[ ! -f killed.json ] || fail "the killed run finished before the kill (model too small?)"
+echo "killed after: $(cat "$T/ck/checkpoint.json")"
+timeout 120 "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" --resume "$T/ck" \
+  --json resumed.json || fail "resume after SIGKILL"
+same_result ref.json resumed.json || fail "resumed run differs from the uninterrupted one"
+
+# 2. Deterministic: checkpoint at every check, stop at 1000 iterations, resume.
+timeout 120 "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" --checkpoint "$T/ck2" \
+  --checkpoint-every 1e-9 --iter-limit 1000 --json part.json || fail "partial run"
+[ "$(field part.json status)" = iteration_limit ] || fail "partial run status"
+timeout 120 "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" --resume "$T/ck2" \
+  --json resumed2.json || fail "resume after the iteration limit"
+same_result ref.json resumed2.json || fail "resumed (iteration limit) differs"
+
+# 3. Refusals: each must fail fast with a one-line message naming the problem.
+expect_refusal() { # pattern, then the command
+  local pat=$1; shift
+  timeout 30 "$@" > out.log 2>&1
+  local rc=$?
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "expected a refusal (rc=$rc): $*"
+  grep -q -- "$pat" out.log || { cat out.log; fail "message '$pat' missing"; }
+  echo "refused ($pat): $(grep -m1 error out.log)"
+}
+gen=$(python3 -c "import json; print(json.load(open('$T/ck2/checkpoint.json'))['generation'])")
+cp -r ck2 bad
+python3 - "$T/bad/g$gen/rank_2.ckpt" <<'PY'
+import sys
+p = sys.argv[1]; b = bytearray(open(p, "rb").read()); b[len(b) // 2] ^= 0xFF
+open(p, "wb").write(b)
+PY
+expect_refusal "checksum mismatch" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" --resume "$T/bad"
+cp -r ck2 trunc && truncate -s 100 "trunc/g$gen/rank_1.ckpt"
+expect_refusal "truncated" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" --resume "$T/trunc"
+expect_refusal "different model" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/other.shards" "${OPTS[@]}" --resume "$T/ck2"
+"$BIN" gen qap --size 9 --grid 1x4 --out grid14.shards --quiet || fail "gen 1x4"
+expect_refusal "grid" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/grid14.shards" "${OPTS[@]}" --resume "$T/ck2"
+echo '{"format": "something else"}' > ck2/checkpoint.json
+expect_refusal "not a shardlp checkpoint" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" --resume "$T/ck2"
+expect_refusal "cannot open" "$BIN" solve "$T/../no-such-model-$$.mps" --resume "$T/none"
+echo "checkpoint: all passed"

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Failure injection under mpirun (issue 9). Each case must end within 30 s (timeout),
+# with a non-zero exit and a clear one-line "shardlp: error: ..." naming the cause,
+# printed once (by the rank that saw it), never a hang:
+#   one rank's block file missing; one rank's block corrupted (checksum); a slice with
+#   NaN behind a valid checksum; NaN text in an MPS coefficient; the wrong rank count;
+#   a model too large for --mem-limit.
+# And NaN in the iterates (finite data of 1e300): every rank agrees on status
+# numerical_error (a result, exit 0, JSON written) and stops promptly.
+set -u
+BIN=$(realpath "$1")
+MPIRUN=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader)
+T=$(mktemp -d /tmp/slp_fail.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+cd "$T" || exit 1
+
+# forge DIR FILE OFFSET VALUE COUNT: overwrite float64 values and fix the checksums, so
+# the file is "valid" but carries the value (a buggy generator, not a disk error).
+forge() {
+  python3 - "$@" <<'PY'
+import sys, zlib, json, struct
+d, name, off, val, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+p = f"{d}/{name}"; b = bytearray(open(p, "rb").read())
+for k in range(count):
+    b[off + 8 * k:off + 8 * k + 8] = struct.pack("<d", val)
+crc = zlib.crc32(bytes(b[:-4])) & 0xffffffff
+b[-4:] = struct.pack("<I", crc)
+open(p, "wb").write(b)
+m = json.load(open(f"{d}/manifest.json"))
+for f in m["files"]:
+    if f["path"] == name: f["crc32"] = crc
+json.dump(m, open(f"{d}/manifest.json", "w"))
+PY
+}
+
+# expect_failure NAME PATTERN CMD...: non-zero, within 30 s, message once.
+expect_failure() {
+  local name=$1 pat=$2; shift 2
+  local t0=$SECONDS
+  timeout 30 "$@" > "$name.out" 2> "$name.err"
+  local rc=$? dt=$((SECONDS - t0))
+  [ $rc -ne 124 ] && [ $rc -ne 137 ] || fail "$name: hang (killed after 30 s)"
+  [ $rc -ne 0 ] || fail "$name: exit status 0"
+  local n
+  n=$(grep -c "shardlp: error:" "$name.err")
+  [ "$n" -ge 1 ] || { cat "$name.err"; fail "$name: no error message"; }
+  grep "shardlp: error:" "$name.err" | grep -q -- "$pat" || { cat "$name.err"; fail "$name: message lacks '$pat'"; }
+  # Once: the command-line layer prints the message of one failing rank (the lowest
+  # with its own message); the others stay quiet.
+  [ "$n" -eq 1 ] || { cat "$name.err"; fail "$name: message printed $n times"; }
+  echo "$name: rc=$rc in ${dt}s: $(grep -m1 'shardlp: error:' "$name.err")"
+}
+
+"$BIN" gen qap --size 6 --grid 2x2 --out good.shards --quiet || fail gen
+cp -r good.shards missing.shards && rm missing.shards/block_1_1.bin
+expect_failure missing_block "block_1_1.bin" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/missing.shards"
+
+cp -r good.shards corrupt.shards
+python3 -c "
+import sys; p = sys.argv[1]; b = bytearray(open(p, 'rb').read()); b[200] ^= 0x55; open(p, 'wb').write(b)
+" corrupt.shards/block_0_1.bin
+expect_failure corrupt_block "block_0_1.bin" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/corrupt.shards"
+
+cp -r good.shards trunc.shards && truncate -s 300 trunc.shards/row_1.bin
+expect_failure truncated_slice "row_1.bin" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/trunc.shards"
+
+cp -r good.shards nan.shards && forge nan.shards col_1.bin 136 nan 1
+expect_failure nan_in_shard "not finite" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/nan.shards"
+
+cp -r good.shards nanrow.shards && forge nanrow.shards row_0.bin 128 nan 1
+expect_failure nan_row_bound "row 0 has invalid bounds" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/nanrow.shards"
+
+cat > nan.mps <<'MPS'
+NAME NANCOEF
+ROWS
+ N obj
+ L r1
+COLUMNS
+    x1 obj 1.0 r1 NaN
+    x2 obj 2.0 r1 1.0
+RHS
+    rhs r1 4.0
+ENDATA
+MPS
+expect_failure nan_in_mps "nan.mps:6" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/nan.mps"
+
+expect_failure wrong_ranks "mpirun -np 4" "${MPIRUN[@]}" -np 3 "$BIN" solve "$T/good.shards"
+expect_failure wrong_grid "grid" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/good.shards" --grid 1x4
+expect_failure too_big "limit" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/good.shards" --mem-limit 1000
+
+# NaN in the iterates: finite but huge data (1e300 objective and bounds) overflows.
+"$BIN" gen qap --size 6 --grid 2x2 --out huge.shards --quiet || fail gen
+forge huge.shards col_0.bin 128 1e300 4
+t0=$SECONDS
+timeout 30 "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/huge.shards" --json huge.json --quiet > huge.out 2>&1
+rc=$?
+[ $rc -ne 124 ] || fail "huge: hang"
+[ $rc -eq 0 ] || { cat huge.out; fail "huge: exit status $rc"; }
+python3 -c "import json,sys; s=json.load(open('huge.json'))['status']; print('huge data: status', s); sys.exit(s != 'numerical_error')" \
+  || fail "huge: expected numerical_error"
+echo "huge_values: ok in $((SECONDS - t0))s"
+echo "failures: all passed"
