@@ -35,6 +35,7 @@ static void print_usage(void)
         "  --norm l2|linf       norm of the residuals (default l2)\n"
         "  --time-limit SEC     wall-clock limit for the main loop (default 3600)\n"
         "  --iter-limit N       iteration limit (checked every 200 iterations)\n"
+        "  --eps-infeas E       tolerance of the infeasibility certificates (default 1e-10)\n"
         "distribution:\n"
         "  --grid RxC           process grid for MPS input (default: from the number of ranks)\n"
         "  --comm dense|support communication plan (default dense)\n"
@@ -46,6 +47,7 @@ static void print_usage(void)
         "  --sol FILE           text solution (HiGHS raw style)\n"
         "  --out DIR            sharded solution\n"
         "  --json FILE          run summary\n"
+        "  --log-csv FILE       one CSV row per check (iteration, time, objectives, residuals)\n"
         "  --quiet / --verbose\n"
         "reliability:\n"
         "  --checkpoint DIR     save the solver state to DIR (atomically, every rank)\n"
@@ -64,6 +66,7 @@ typedef struct {
     const char *sol_path;
     const char *out_dir;
     const char *json_path;
+    const char *trace_path; /* --log-csv: one CSV row per check (rank 0) */
     const char *backend;
     const char *comm_mode;
     const char *log_path; /* HiGHS log_file: the log is also written there (rank 0) */
@@ -136,6 +139,10 @@ static slp_err apply_option(solve_options_t *o, const char *name, const char *va
         o->sol_path = value;
     } else if (!strcmp(name, "--out")) {
         o->out_dir = value;
+    } else if (!strcmp(name, "--log-csv")) {
+        o->trace_path = value;
+    } else if (!strcmp(name, "--eps-infeas")) {
+        SLP_CALL(slp_parse_double(name, value, 0.0, 1.0, &s->eps_infeas));
     } else if (!strcmp(name, "--json")) {
         o->json_path = value;
     } else if (!strcmp(name, "--log_file") || !strcmp(name, "log_file")) {
@@ -489,7 +496,16 @@ int slp_cmd_solve(int argc, char **argv)
         rc = check_memory(&o, &manifest, grid);
     if (rc == SLP_OK)
         rc = slp_checkpoint_configure(o.checkpoint_dir, o.checkpoint_every, o.resume_dir);
+    if (rc == SLP_OK && o.trace_path && slp_comm_rank(world) == 0) {
+        o.set.trace = fopen(o.trace_path, "w");
+        if (!o.set.trace)
+            rc = slp_error(SLP_ERR_IO, "%s: cannot write the CSV trace", o.trace_path);
+    }
+    if (grid)
+        rc = slp_comm_agree(world, rc);
     if (rc != SLP_OK) {
+        if (o.set.trace)
+            fclose(o.set.trace);
         slp_shard_manifest_free(&manifest);
         slp_checkpoint_reset();
         slp_grid_destroy(&grid);
@@ -550,6 +566,8 @@ int slp_cmd_solve(int argc, char **argv)
     slp_grid_destroy(&grid);
     slp_shard_manifest_free(&manifest);
     slp_checkpoint_reset();
+    if (o.set.trace)
+        fclose(o.set.trace);
     close_log_file(log_file);
     return status;
 }

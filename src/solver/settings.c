@@ -32,5 +32,6 @@ void slp_settings_default(slp_settings_t *s)
     s->comm_support = 0;
     s->x0 = s->y0 = NULL;
     s->norms = NULL;
+    s->trace = NULL;
     s->log_every_check = 0;
 }

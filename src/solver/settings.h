@@ -3,6 +3,7 @@
 #define SLP_SETTINGS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 typedef enum { SLP_NORM_L2 = 0, SLP_NORM_LINF = 1 } slp_norm;
 
@@ -43,6 +44,8 @@ typedef struct slp_settings {
      * from the problem given to slp_solve). The presolve pipeline passes the original
      * problem's norms, so tolerances stay relative to the user's model. */
     const struct slp_norms *norms;
+    /* CSV trace, one row per check of the main loop (rank 0; borrowed; NULL = none). */
+    FILE *trace;
     int log_every_check; /* print every check (--verbose) */
 } slp_settings_t;
 
