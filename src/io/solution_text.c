@@ -178,6 +178,17 @@ slp_err slp_solution_writer_section(slp_solution_writer_t *w, slp_sol_section ki
     return SLP_OK;
 }
 
+const char *slp_solution_name(const char *name, char *buf, size_t size)
+{
+    if (!strpbrk(name, " \t\r\n\v\f"))
+        return name;
+    snprintf(buf, size, "%s", name);
+    for (char *p = buf; *p; p++)
+        if (strchr(" \t\r\n\v\f", *p))
+            *p = '_';
+    return buf;
+}
+
 slp_err slp_solution_writer_value(slp_solution_writer_t *w, const char *name, double value)
 {
     if (w->stage == W_FAILED)
@@ -185,15 +196,15 @@ slp_err slp_solution_writer_value(slp_solution_writer_t *w, const char *name, do
     if (w->section < 0 || w->written >= w->declared)
         return writer_fail(w, slp_error(SLP_ERR_INTERNAL, "%s: value written outside a section "
                                         "or beyond its declared count", w->path));
-    char gen[32], num[40];
+    char gen[1024], num[40];
     if (!name) {
         int is_cols = w->section == SLP_SOL_PRIMAL_COLUMNS || w->section == SLP_SOL_DUAL_COLUMNS;
         snprintf(gen, sizeof gen, "%c%lld", is_cols ? 'C' : 'R', (long long)w->written);
         name = gen;
-    } else if (!*name || strpbrk(name, " \t\r\n\v\f")) {
-        return writer_fail(w, slp_error(SLP_ERR_INPUT,
-                                        "%s: name '%s' is empty or contains whitespace",
-                                        w->path, name));
+    } else if (!*name) {
+        return writer_fail(w, slp_error(SLP_ERR_INPUT, "%s: empty name", w->path));
+    } else {
+        name = slp_solution_name(name, gen, sizeof gen); /* "DEDO3 11" -> "DEDO3_11" */
     }
     format_value(value, num, sizeof num);
     SLP_CALL(writer_check_io(w, fprintf(w->file, "%s %s\n", name, num)));
@@ -558,17 +569,17 @@ slp_err slp_solution_text_read_model(const char *path, const slp_model_t *model,
     slp_err rc = slp_name_index_create(model->m, &rows);
     if (rc == SLP_OK)
         rc = slp_name_index_create(model->n, &cols);
-    char buf[32];
+    char buf[32], spaced[1024];
     for (int64_t i = 0; rc == SLP_OK && i < model->m; i++) {
         int inserted;
-        const char *name = slp_model_row_name(model, i, buf);
+        const char *name = slp_solution_name(slp_model_row_name(model, i, buf), spaced, sizeof spaced);
         rc = slp_name_index_insert(rows, name, i, &inserted, NULL);
         if (rc == SLP_OK && !inserted)
             rc = slp_error(SLP_ERR_INPUT, "model has two rows named '%s'", name);
     }
     for (int64_t j = 0; rc == SLP_OK && j < model->n; j++) {
         int inserted;
-        const char *name = slp_model_col_name(model, j, buf);
+        const char *name = slp_solution_name(slp_model_col_name(model, j, buf), spaced, sizeof spaced);
         rc = slp_name_index_insert(cols, name, j, &inserted, NULL);
         if (rc == SLP_OK && !inserted)
             rc = slp_error(SLP_ERR_INPUT, "model has two columns named '%s'", name);

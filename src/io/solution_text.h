@@ -23,6 +23,7 @@
 #ifndef SLP_SOLUTION_TEXT_H
 #define SLP_SOLUTION_TEXT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/error.h"
@@ -97,5 +98,10 @@ void slp_solution_destroy(slp_solution_t **sol);
 
 /* Section label for messages: "column value", "row activity", "reduced cost", "row dual". */
 const char *slp_sol_section_label(slp_sol_section kind);
+
+/* A name as it appears in a solution file: whitespace inside a name (fixed-format MPS
+ * allows "DEDO3 11") becomes '_', so that every line stays "NAME VALUE". The writer and
+ * the reader's model index both apply it. Returns name itself or buf. */
+const char *slp_solution_name(const char *name, char *buf, size_t size);
 
 #endif
