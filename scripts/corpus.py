@@ -68,7 +68,7 @@ def run_one(binary, shared, row, tol, limit, extra, check_tol):
         js = os.path.join(tmp, "run.json")
         sol = os.path.join(tmp, "run.sol")
         cmd = [binary, "solve", path, "--tol", str(tol), "--time-limit", str(limit),
-               "--json", js, "--quiet"] + (["--sol", sol] if check_tol else []) + extra
+               "--json", js, "--quiet"] + (["--sol", sol] if check_tol and tol <= check_tol else []) + extra
         start = time.time()
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=limit * 3 + 60)
@@ -81,7 +81,7 @@ def run_one(binary, shared, row, tol, limit, extra, check_tol):
         if code == 0 and os.path.exists(js):
             with open(js) as f:
                 result.update(json.load(f))
-        if check_tol and result.get("status") == "optimal":
+        if check_tol and tol <= check_tol and result.get("status") == "optimal":
             result["check_pass"], result["check_max"] = run_check(binary, path, sol, check_tol)
         return result
 
@@ -99,7 +99,10 @@ def main():
     ap.add_argument("--markdown")
     ap.add_argument("--extra", default="", help="extra solver options")
     ap.add_argument("--check", type=float, default=None,
-                    help="run `shardlp check --tol CHECK` on every optimal solution")
+                    help="run `shardlp check --tol CHECK` on every optimal solution of a "
+                         "solve whose tolerance is at most CHECK")
+    ap.add_argument("--previous", help="results CSV of an earlier run: its rows are kept "
+                    "except for the instances run now (use with --only to rerun a few)")
     args = ap.parse_args()
     tols = [(float(t.split(":")[0]), float(t.split(":")[1])) for t in (args.tol or ["1e-4:60"])]
     rows = [r for r in load_index(args.shared) if int(r["nonzeros"]) <= args.max_nnz]
@@ -116,6 +119,13 @@ def main():
                 jobs.append(pool.submit(run_one, args.binary, args.shared, r, tol, limit, extra,
                                         args.check))
         results = [j.result() for j in jobs]
+    if args.previous:
+        results = merge_previous(args.previous, results, {r["name"] for r in rows})
+        rows = [r for r in load_index(args.shared) if r["name"] in {x["name"] for x in results}]
+    for res in results:  # a check result only counts for solves at least as tight as the check
+        if args.check is None or res["tol"] > args.check:
+            res.pop("check_pass", None)
+            res.pop("check_max", None)
     by_name = {r["name"]: r for r in rows}
     table = []
     for res in results:
@@ -154,6 +164,30 @@ def main():
     return 0
 
 
+def merge_previous(path, results, rerun):
+    """Rows of an earlier CSV for instances not rerun now, plus the new results."""
+    numeric = {"tol": float, "iterations": int, "solve_seconds": float, "wall": float,
+               "objective": float, "rel_primal_residual": float, "rel_dual_residual": float,
+               "rel_gap": float, "exit": int, "check_max": float}
+    kept = []
+    with open(path) as f:
+        for row in csv.DictReader(f):
+            if row["name"] in rerun:
+                continue
+            res = {}
+            for key, value in row.items():
+                if value == "" or key in ("reference", "reference_origin", "obj_rel_error", "pass"):
+                    continue
+                if key in numeric:
+                    res[key] = numeric[key](float(value)) if numeric[key] is int else float(value)
+                elif key == "check_pass":
+                    res[key] = value == "True"
+                else:
+                    res[key] = value
+            kept.append(res)
+    return kept + results
+
+
 def fmt(v, spec):
     if v is None:
         return "-"
@@ -169,10 +203,17 @@ def write_markdown(path, table, tols, summary, args):
     with open(path, "w") as f:
         f.write("# Corpus results\n\n")
         f.write("Command: `python3 scripts/corpus.py " + " ".join(sys.argv[1:]) + "`\n\n")
+        checked = [r for r in table if "check_pass" in r]
         for tol, limit, n, nopt, npass in summary:
             f.write(f"- tol {tol:g}, {limit:g} s limit: {nopt}/{n} optimal, **{npass}/{n}** "
                     f"({100.0 * npass / max(1, n):.1f}%) within "
                     f"{'1e-3' if tol >= 1e-4 else '1e-6'} relative of the reference objective\n")
+            sel = [r for r in checked if r["tol"] == tol]
+            if sel:
+                bad = sorted(r["name"] for r in sel if not r["check_pass"])
+                f.write(f"- tol {tol:g}: `shardlp check --tol {args.check:g}` passes on "
+                        f"{len(sel) - len(bad)}/{len(sel)} optimal solutions; fails on: "
+                        f"{', '.join(bad) or 'none'}\n")
         f.write("\n| instance |")
         for tol, _ in tols:
             f.write(f" status {tol:g} | iters | time s | obj rel err |")
