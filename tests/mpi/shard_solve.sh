@@ -31,7 +31,20 @@ assert sum(b["nnz_per_rank"]) == a["nnz_per_rank"][0]
 PY
     "$BIN" check "$MODEL" "$TMP/$grid.sol" --tol 1e-6 --quiet >/dev/null && ok || bad "check text solution $grid"
     [ -f "$TMP/$grid.out/solution.json" ] && ok || bad "sharded solution $grid"
+    # The sharded solution checked block by block against the shard model, and whole
+    # against the MPS model.
+    "$BIN" check "$TMP/s$grid" "$TMP/$grid.out" --tol 1e-6 --quiet >/dev/null && ok || bad "check shards $grid"
+    "$BIN" check "$MODEL" "$TMP/$grid.out" --tol 1e-6 --quiet >/dev/null && ok || bad "check MPS + sharded solution $grid"
 done
+
+# A solution stopped after 200 iterations must fail the streaming check (exit 1), and a
+# solution of another model is refused (exit 2).
+timeout 300 $MPIRUN -np 4 "$BIN" solve "$TMP/s2x2" --iter-limit 200 --quiet --out "$TMP/early.out" >/dev/null 2>&1
+"$BIN" check "$TMP/s2x2" "$TMP/early.out" --tol 1e-6 --quiet >/dev/null; code=$?
+[ $code -eq 1 ] && ok || bad "unconverged sharded solution should fail the check (exit $code)"
+"$BIN" shard "$SHARED/lp/netlib/afiro.mps.gz" --grid 2x2 --out "$TMP/afiro2x2" >/dev/null
+"$BIN" check "$TMP/afiro2x2" "$TMP/2x2.out" --quiet >/dev/null 2>"$TMP/err"; code=$?
+[ $code -eq 2 ] && grep -q "model" "$TMP/err" && ok || bad "solution of another model (exit $code)"
 
 # Wrong rank count: clear message, non-zero exit, no hang.
 timeout 60 $MPIRUN -np 3 "$BIN" solve "$TMP/s2x2" >"$TMP/out" 2>"$TMP/err"; code=$?
