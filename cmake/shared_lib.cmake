@@ -24,3 +24,11 @@ target_link_libraries(example_c_api PRIVATE shardlp_shared)
 set_target_properties(example_c_api PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
 add_test(NAME examples/c_api COMMAND example_c_api ${CMAKE_SOURCE_DIR}/examples/data/afiro.mps)
 set_tests_properties(examples/c_api PROPERTIES LABELS cli TIMEOUT 300)
+
+# examples/user_communicator.c: solving on a sub-communicator of a program that starts
+# MPI itself (run by tests/mpi/user_comm.sh under mpirun).
+add_executable(example_user_comm ${CMAKE_SOURCE_DIR}/examples/user_communicator.c)
+target_compile_options(example_user_comm PRIVATE ${SLP_WARNINGS})
+target_include_directories(example_user_comm PRIVATE ${CMAKE_SOURCE_DIR}/include)
+target_link_libraries(example_user_comm PRIVATE shardlp_shared MPI::MPI_C m)
+set_target_properties(example_user_comm PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})

@@ -168,6 +168,11 @@ shardlp_error shardlp_solve_shards(const char *dir, const shardlp_settings *sett
 /* MPI: start/stop the communication layer. Optional without a launcher. Under
  * mpirun, shardlp_init starts MPI (argc/argv may be NULL); shardlp_finalize ends it. */
 shardlp_error shardlp_init(int *argc, char ***argv);
+/* Solve on a user communicator instead: `mpi_comm` points to an MPI_Comm (this header
+ * does not include mpi.h); MPI must already be initialised by the program, which also
+ * finalises it. Every later solve of this process runs on (a duplicate of) that
+ * communicator; shardlp_finalize frees the duplicate and leaves MPI running. */
+shardlp_error shardlp_init_comm(const void *mpi_comm);
 void shardlp_finalize(void);
 /* This process's rank and the number of ranks (0 and 1 without MPI). */
 int shardlp_rank(void);

@@ -12,6 +12,7 @@
 #include "grid/distribute.h"
 #include "grid/grid.h"
 #include "shard/shard.h"
+#include "grid/comm_mpi.h"
 #include "solver/solver.h"
 
 /* ---- contents ---------------------------------------------------------------
@@ -30,6 +31,17 @@ shardlp_error shardlp_init(int *argc, char ***argv)
     if (comm_started)
         return SHARDLP_OK;
     slp_err rc = slp_comm_init(argc, argv, 0);
+    if (rc == SLP_OK)
+        comm_started = 1;
+    return slp_api_code(rc);
+}
+
+shardlp_error shardlp_init_comm(const void *mpi_comm)
+{
+    slp_error_clear();
+    if (!mpi_comm)
+        return slp_api_code(slp_error(SLP_ERR_INPUT, "shardlp_init_comm: NULL communicator"));
+    slp_err rc = slp_comm_init_with(*(const MPI_Comm *)mpi_comm);
     if (rc == SLP_OK)
         comm_started = 1;
     return slp_api_code(rc);

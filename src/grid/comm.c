@@ -13,6 +13,7 @@ struct slp_comm {
 };
 
 static int using_mpi = 0;
+static int owns_mpi = 0; /* 1 if we called MPI_Init (and so call MPI_Finalize) */
 static struct slp_comm world_comm = {MPI_COMM_NULL, 0, 1, 0};
 
 /* Environment variables set by common launchers (OpenMPI, MPICH/Hydra, PMIx, Slurm). */
@@ -28,10 +29,15 @@ static int started_by_launcher(void)
 
 slp_err slp_comm_init(int *argc, char ***argv, int force_mpi)
 {
-    if (!force_mpi && !started_by_launcher())
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (!initialized && !force_mpi && !started_by_launcher())
         return SLP_OK;
-    if (MPI_Init(argc, argv) != MPI_SUCCESS)
-        return slp_error(SLP_ERR_MPI, "MPI_Init failed");
+    if (!initialized) { /* else the program started MPI itself: adopt it */
+        if (MPI_Init(argc, argv) != MPI_SUCCESS)
+            return slp_error(SLP_ERR_MPI, "MPI_Init failed");
+        owns_mpi = 1;
+    }
     using_mpi = 1;
     /* Errors come back as codes so that we can report them with context. */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -41,17 +47,44 @@ slp_err slp_comm_init(int *argc, char ***argv, int force_mpi)
     return SLP_OK;
 }
 
+slp_err slp_comm_init_with(MPI_Comm comm)
+{
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (!initialized)
+        return slp_error(SLP_ERR_MPI, "a user communicator needs MPI_Init to have been called");
+    MPI_Comm dup;
+    if (MPI_Comm_dup(comm, &dup) != MPI_SUCCESS)
+        return slp_error(SLP_ERR_MPI, "MPI_Comm_dup of the user communicator failed");
+    if (world_comm.owned)
+        MPI_Comm_free(&world_comm.mpi);
+    using_mpi = 1;
+    MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+    world_comm.mpi = dup;
+    world_comm.owned = 1;
+    MPI_Comm_rank(dup, &world_comm.rank);
+    MPI_Comm_size(dup, &world_comm.size);
+    return SLP_OK;
+}
+
 void slp_comm_finalize(void)
 {
-    if (using_mpi)
+    if (using_mpi && world_comm.owned)
+        MPI_Comm_free(&world_comm.mpi);
+    if (using_mpi && owns_mpi)
         MPI_Finalize();
+    world_comm.mpi = MPI_COMM_NULL;
+    world_comm.rank = 0;
+    world_comm.size = 1;
+    world_comm.owned = 0;
     using_mpi = 0;
+    owns_mpi = 0;
 }
 
 void slp_comm_abort(int code)
 {
     if (using_mpi)
-        MPI_Abort(MPI_COMM_WORLD, code);
+        MPI_Abort(world_comm.mpi, code);
     exit(code);
 }
 
