@@ -139,7 +139,7 @@ expect_error no_args "needs MODEL and SOLUTION"
 run unknown_opt 2 "$MPS" "$SOL" --frobnicate
 expect_error unknown_opt "unknown option '--frobnicate'"
 run sol_dir 2 "$MPS" "$T"
-expect_error sol_dir "sharded solutions are not supported"
+expect_error sol_dir "solution.json: cannot open"
 run wrong_model 2 "$DATA/lp2_max.mps" "$SOL"
 expect_error wrong_model "solution has 6 columns, the model has 2"
 run help 0 --help
