@@ -12,6 +12,7 @@
 
 #include "check/check.h"
 #include "check/check_shards.h"
+#include "io/json_out.h"
 #include "cli/commands.h"
 #include "core/error.h"
 #include "core/model.h"
@@ -124,30 +125,6 @@ static int is_directory(const char *path)
 
 /* ---- JSON -------------------------------------------------------------- */
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
-    }
-    fputc('"', f);
-}
-
-/* Non-finite numbers are not JSON: written as null. */
-static void json_number(FILE *f, double v)
-{
-    if (isfinite(v))
-        fprintf(f, "%.17g", v);
-    else
-        fputs("null", f);
-}
-
 static int write_json(const check_options_t *o, const slp_check_result_t *r,
                       const slp_solution_t *sol, int passed)
 {
@@ -159,31 +136,31 @@ static int write_json(const check_options_t *o, const slp_check_result_t *r,
     fputs("{\n  \"passed\": ", f);
     fputs(passed ? "true" : "false", f);
     fputs(",\n  \"tol\": ", f);
-    json_number(f, o->tol);
+    slp_json_write_number(f, o->tol);
     fputs(",\n  \"max\": ", f);
-    json_number(f, r->max);
+    slp_json_write_number(f, r->max);
     fputs(",\n  \"criteria\": {", f);
     for (int k = 0; k < SLP_CHECK_COUNT; k++) {
         fprintf(f, "%s\n    \"%s\": ", k ? "," : "", slp_check_criterion_key(k));
-        json_number(f, r->value[k]);
+        slp_json_write_number(f, r->value[k]);
     }
     fputs("\n  },\n  \"primal_objective\": ", f);
-    json_number(f, r->primal_objective);
+    slp_json_write_number(f, r->primal_objective);
     fputs(",\n  \"dual_objective\": ", f);
-    json_number(f, r->dual_objective);
+    slp_json_write_number(f, r->dual_objective);
     fputs(",\n  \"reported_objective\": ", f);
-    json_number(f, r->reported_objective);
+    slp_json_write_number(f, r->reported_objective);
     fputs(",\n  \"model_status\": ", f);
-    json_string(f, sol->model_status);
+    slp_json_write_string(f, sol->model_status);
     fputs(",\n  \"missing_entries\": {", f);
     static const char *const keys[SLP_SOL_SECTION_COUNT] = {"column_values", "row_activities",
                                                             "reduced_costs", "row_duals"};
     for (int k = 0; k < SLP_SOL_SECTION_COUNT; k++)
         fprintf(f, "%s\"%s\": %lld", k ? ", " : "", keys[k], (long long)sol->missing[k]);
     fputs("},\n  \"model\": ", f);
-    json_string(f, o->model_path);
+    slp_json_write_string(f, o->model_path);
     fputs(",\n  \"solution\": ", f);
-    json_string(f, o->solution_path);
+    slp_json_write_string(f, o->solution_path);
     fputs("\n}\n", f);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad) {

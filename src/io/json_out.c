@@ -12,7 +12,7 @@ static void separator(slp_json_t *j)
     j->need_comma[j->depth] = 1;
 }
 
-static void write_string(FILE *f, const char *s)
+void slp_json_write_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -27,7 +27,7 @@ static void write_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-static void write_number(FILE *f, double v)
+void slp_json_write_number(FILE *f, double v)
 {
     if (isfinite(v))
         fprintf(f, "%.17g", v);
@@ -54,7 +54,7 @@ void slp_json_end(slp_json_t *j)
 void slp_json_key(slp_json_t *j, const char *key)
 {
     separator(j);
-    write_string(j->f, key);
+    slp_json_write_string(j->f, key);
     fputs(": ", j->f);
 }
 
@@ -62,7 +62,7 @@ void slp_json_string(slp_json_t *j, const char *key, const char *value)
 {
     slp_json_key(j, key);
     if (value)
-        write_string(j->f, value);
+        slp_json_write_string(j->f, value);
     else
         fputs("null", j->f);
 }
@@ -70,7 +70,7 @@ void slp_json_string(slp_json_t *j, const char *key, const char *value)
 void slp_json_number(slp_json_t *j, const char *key, double value)
 {
     slp_json_key(j, key);
-    write_number(j->f, value);
+    slp_json_write_number(j->f, value);
 }
 
 void slp_json_int(slp_json_t *j, const char *key, int64_t value)
@@ -118,7 +118,7 @@ void slp_json_number_array(slp_json_t *j, const char *key, const double *values,
     for (int64_t k = 0; k < count; k++) {
         if (k)
             fputs(", ", j->f);
-        write_number(j->f, values[k]);
+        slp_json_write_number(j->f, values[k]);
     }
     fputc(']', j->f);
 }

@@ -13,6 +13,10 @@ typedef struct {
     int need_comma[32];
 } slp_json_t;
 
+/* A JSON string literal (escaped) / a number (non-finite as null), for hand-written JSON. */
+void slp_json_write_string(FILE *f, const char *s);
+void slp_json_write_number(FILE *f, double v);
+
 void slp_json_begin(slp_json_t *j, FILE *f);      /* opens the top-level object */
 void slp_json_end(slp_json_t *j);                 /* closes it, newline */
 void slp_json_key(slp_json_t *j, const char *key);

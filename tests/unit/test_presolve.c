@@ -15,6 +15,7 @@
 
 #include "backend/backend.h"
 #include "check.h"
+#include "dense_model.h"
 #include "check/check.h"
 #include "core/log.h"
 #include "core/model.h"
@@ -32,37 +33,6 @@
 static slp_grid_t *grid;
 
 /* Model from a dense row-major matrix (zeros skipped). */
-static slp_model_t *dense_model(int64_t m, int64_t n, const double *a, const double *c,
-                                const double *lv, const double *uv, const double *lc,
-                                const double *uc, int sense)
-{
-    int64_t nnz = 0;
-    for (int64_t k = 0; k < m * n; k++)
-        nnz += a[k] != 0.0;
-    slp_model_t *model = NULL;
-    if (slp_model_create(m, n, nnz, &model) != SLP_OK)
-        return NULL;
-    int64_t pos = 0;
-    for (int64_t j = 0; j < n; j++) {
-        model->col_ptr[j] = pos;
-        for (int64_t i = 0; i < m; i++)
-            if (a[i * n + j] != 0.0) {
-                model->row_idx[pos] = i;
-                model->val[pos++] = a[i * n + j];
-            }
-        model->c[j] = c[j];
-        model->lv[j] = lv[j];
-        model->uv[j] = uv[j];
-    }
-    model->col_ptr[n] = pos;
-    for (int64_t i = 0; i < m; i++) {
-        model->lc[i] = lc[i];
-        model->uc[i] = uc[i];
-    }
-    model->sense = sense;
-    return model;
-}
-
 typedef struct outcome {
     int status;                 /* presolve's status, or the solve's */
     double objective;

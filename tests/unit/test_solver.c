@@ -5,41 +5,11 @@
 
 #include "backend/backend.h"
 #include "check.h"
+#include "dense_model.h"
 #include "core/model.h"
 #include "grid/distribute.h"
 #include "grid/grid.h"
 #include "solver/solver.h"
-
-/* Build a model from a dense row-major matrix. */
-static slp_model_t *dense_model(int m, int n, const double *a, const double *c, const double *lc,
-                                const double *uc, const double *lv, const double *uv, int sense)
-{
-    int nnz = 0;
-    for (int k = 0; k < m * n; k++)
-        nnz += a[k] != 0.0;
-    slp_model_t *model = NULL;
-    if (slp_model_create(m, n, nnz, &model) != SLP_OK)
-        return NULL;
-    int64_t pos = 0;
-    for (int j = 0; j < n; j++) {
-        model->col_ptr[j] = pos;
-        for (int i = 0; i < m; i++)
-            if (a[i * n + j] != 0.0) {
-                model->row_idx[pos] = i;
-                model->val[pos++] = a[i * n + j];
-            }
-        model->c[j] = c[j];
-        model->lv[j] = lv[j];
-        model->uv[j] = uv[j];
-    }
-    model->col_ptr[n] = pos;
-    for (int i = 0; i < m; i++) {
-        model->lc[i] = lc[i];
-        model->uc[i] = uc[i];
-    }
-    model->sense = sense;
-    return model;
-}
 
 static void solve_model(const slp_model_t *model, double tol, slp_result_t *res)
 {
@@ -65,7 +35,7 @@ static void test_two_inequalities(void)
 {
     double a[] = {1, 2, 3, 1}, c[] = {-1, -1}, lc[] = {-INFINITY, -INFINITY}, uc[] = {4, 6};
     double lv[] = {0, 0}, uv[] = {INFINITY, INFINITY};
-    slp_model_t *model = dense_model(2, 2, a, c, lc, uc, lv, uv, 1);
+    slp_model_t *model = dense_model(2, 2, a, c, lv, uv, lc, uc, 1);
     slp_result_t res;
     solve_model(model, 1e-8, &res);
     CHECK(res.status == SLP_STATUS_OPTIMAL, "status %s", slp_status_name(res.status));
@@ -89,7 +59,7 @@ static void test_max_equality_range(void)
 {
     double a[] = {1, 1, 1, -1}, c[] = {3, 2}, lc[] = {4, 1}, uc[] = {4, 2};
     double lv[] = {0, -INFINITY}, uv[] = {10, INFINITY};
-    slp_model_t *model = dense_model(2, 2, a, c, lc, uc, lv, uv, -1);
+    slp_model_t *model = dense_model(2, 2, a, c, lv, uv, lc, uc, -1);
     slp_result_t res;
     solve_model(model, 1e-8, &res);
     CHECK(res.status == SLP_STATUS_OPTIMAL, "status %s", slp_status_name(res.status));
@@ -108,7 +78,7 @@ static void test_iteration_limit(void)
 {
     double a[] = {1, 2, 3, 1}, c[] = {-1, -1}, lc[] = {-INFINITY, -INFINITY}, uc[] = {4, 6};
     double lv[] = {0, 0}, uv[] = {INFINITY, INFINITY};
-    slp_model_t *model = dense_model(2, 2, a, c, lc, uc, lv, uv, 1);
+    slp_model_t *model = dense_model(2, 2, a, c, lv, uv, lc, uc, 1);
     slp_grid_t *grid = NULL;
     slp_backend_t *be = NULL;
     slp_local_problem_t lp;
