@@ -457,64 +457,50 @@ void slp_plan_destroy(slp_comm_plan_t **plan)
     *plan = NULL;
 }
 
+/* One sum (vecs == NULL: v is summed) or sync (count vectors) on one side of the plan,
+ * after checking the length and with the time counted. */
+static slp_err timed_side(slp_comm_plan_t *plan, side_t *side, const char *what, double *v,
+                          double **vecs, int count, int64_t len)
+{
+    if (len != side->len)
+        return slp_error(SLP_ERR_INTERNAL, "%s of %lld values on a plan for %lld", what,
+                         (long long)len, (long long)side->len);
+    double t0 = MPI_Wtime();
+    slp_err rc = vecs ? side_sync(side, vecs, count) : side_sum(side, v);
+    plan->comm_seconds += MPI_Wtime() - t0;
+    if (vecs)
+        plan->sync_calls++;
+    else
+        plan->sum_calls++;
+    return rc;
+}
+
 slp_err slp_plan_sum_rows(slp_comm_plan_t *plan, slp_grid_t *grid, double *v, int64_t m_loc)
 {
     if (!plan)
         return slp_sum_over_row(grid, v, m_loc);
-    if (m_loc != plan->rows.len)
-        return slp_error(SLP_ERR_INTERNAL, "row sum of %lld values on a plan for %lld",
-                         (long long)m_loc, (long long)plan->rows.len);
-    double t0 = MPI_Wtime();
-    slp_err rc = side_sum(&plan->rows, v);
-    plan->comm_seconds += MPI_Wtime() - t0;
-    plan->sum_calls++;
-    return rc;
+    return timed_side(plan, &plan->rows, "row sum", v, NULL, 0, m_loc);
 }
 
 slp_err slp_plan_sum_cols(slp_comm_plan_t *plan, slp_grid_t *grid, double *v, int64_t n_loc)
 {
     if (!plan)
         return slp_sum_over_col(grid, v, n_loc);
-    if (n_loc != plan->cols.len)
-        return slp_error(SLP_ERR_INTERNAL, "column sum of %lld values on a plan for %lld",
-                         (long long)n_loc, (long long)plan->cols.len);
-    double t0 = MPI_Wtime();
-    slp_err rc = side_sum(&plan->cols, v);
-    plan->comm_seconds += MPI_Wtime() - t0;
-    plan->sum_calls++;
-    return rc;
+    return timed_side(plan, &plan->cols, "column sum", v, NULL, 0, n_loc);
 }
 
 slp_err slp_plan_sync_rows(slp_comm_plan_t *plan, slp_grid_t *grid, double **vecs, int count,
                            int64_t m_loc)
 {
     (void)grid;
-    if (!plan)
-        return SLP_OK;
-    if (m_loc != plan->rows.len)
-        return slp_error(SLP_ERR_INTERNAL, "row sync of %lld values on a plan for %lld",
-                         (long long)m_loc, (long long)plan->rows.len);
-    double t0 = MPI_Wtime();
-    slp_err rc = side_sync(&plan->rows, vecs, count);
-    plan->comm_seconds += MPI_Wtime() - t0;
-    plan->sync_calls++;
-    return rc;
+    return plan ? timed_side(plan, &plan->rows, "row sync", NULL, vecs, count, m_loc) : SLP_OK;
 }
 
 slp_err slp_plan_sync_cols(slp_comm_plan_t *plan, slp_grid_t *grid, double **vecs, int count,
                            int64_t n_loc)
 {
     (void)grid;
-    if (!plan)
-        return SLP_OK;
-    if (n_loc != plan->cols.len)
-        return slp_error(SLP_ERR_INTERNAL, "column sync of %lld values on a plan for %lld",
-                         (long long)n_loc, (long long)plan->cols.len);
-    double t0 = MPI_Wtime();
-    slp_err rc = side_sync(&plan->cols, vecs, count);
-    plan->comm_seconds += MPI_Wtime() - t0;
-    plan->sync_calls++;
-    return rc;
+    return plan ? timed_side(plan, &plan->cols, "column sync", NULL, vecs, count, n_loc) : SLP_OK;
 }
 
 slp_err slp_plan_hops(slp_comm_plan_t *plan, slp_grid_t *grid, const slp_local_problem_t *lp,
