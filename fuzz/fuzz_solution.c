@@ -44,7 +44,8 @@ int SLP_FUZZ_ENTRY(const uint8_t *data, size_t size)
         if (!sol || sol->m != 3 || sol->n != 4 || !sol->model_status)
             abort();
         for (int k = 0; k < SLP_SOL_SECTION_COUNT; k++) {
-            int64_t len = (k == SLP_SOL_PRIMAL_COLUMNS || k == SLP_SOL_DUAL_COLUMNS) ? 4 : 3;
+            int64_t len = (k == SLP_SOL_PRIMAL_COLUMNS || k == SLP_SOL_DUAL_COLUMNS ||
+                           k == SLP_SOL_RAY_COLUMNS) ? 4 : 3;
             if (sol->missing[k] < 0 || sol->missing[k] > len)
                 abort();
         }

@@ -49,7 +49,9 @@ typedef enum {
     SHARDLP_TIME_LIMIT = 3,        /* "time_limit": best iterate returned */
     SHARDLP_ITERATION_LIMIT = 4,   /* "iteration_limit": best iterate returned */
     SHARDLP_NUMERICAL_ERROR = 5,   /* "numerical_error" */
-    SHARDLP_INTERRUPTED = 6        /* "interrupted" */
+    SHARDLP_INTERRUPTED = 6,       /* "interrupted" */
+    SHARDLP_INFEASIBLE_OR_UNBOUNDED = 7 /* "infeasible_or_unbounded": an unbounded direction
+                                       * exists but primal feasibility is undecided */
 } shardlp_status;
 
 /* Objective sense. */

@@ -15,6 +15,7 @@ STATUS_NAMES = (
     "iteration_limit",
     "numerical_error",
     "interrupted",
+    "infeasible_or_unbounded",
 )
 _FORMAT = {"csc": 0, "csr": 1, "coo": 2}
 
@@ -106,7 +107,7 @@ class Result:
 
     def __init__(self, info, x, y, rc, ax):
         self.status_code = int(info.status)
-        self.status = STATUS_NAMES[self.status_code] if 0 <= self.status_code < 7 else "unknown"
+        self.status = STATUS_NAMES[self.status_code] if 0 <= self.status_code < len(STATUS_NAMES) else "unknown"
         self.x = x
         self.y = y
         self.reduced_costs = rc

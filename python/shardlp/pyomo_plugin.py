@@ -34,6 +34,8 @@ _TERMINATION = {
     "Optimal": (TerminationCondition.optimal, SolutionStatus.optimal),
     "Infeasible": (TerminationCondition.infeasible, SolutionStatus.infeasible),
     "Unbounded": (TerminationCondition.unbounded, SolutionStatus.unbounded),
+    "Primal infeasible or unbounded": (TerminationCondition.infeasibleOrUnbounded,
+                                       SolutionStatus.unsure),
     "Time limit reached": (TerminationCondition.maxTimeLimit, SolutionStatus.stoppedByLimit),
     "Iteration limit reached": (TerminationCondition.maxIterations,
                                 SolutionStatus.stoppedByLimit),

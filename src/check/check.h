@@ -130,4 +130,23 @@ void slp_check_finish(const slp_check_t *chk, slp_check_result_t *result);
 slp_err slp_check_model(const slp_model_t *model, const double *x, const double *y,
                         const double *z, double reported_objective, slp_check_result_t *result);
 
+/* Certificates (docs/checker.md, "Certificates"). A ray is normalised by its largest
+ * entry; `objective` is then its objective term and `violation` its worst breach:
+ *   dual ray y (one per row; primal infeasibility): z = -A^T y, objective =
+ *     sum_i (y_i > 0 ? y_i lc_i : y_i uc_i) + sum_j (z_j > 0 ? z_j lv_j : z_j uv_j)
+ *     over finite bounds, violation = the largest |y_i| or |z_j| that would need an
+ *     infinite bound; it proves infeasibility when objective > 0;
+ *   primal ray d (one per column; unboundedness): objective = sense * c^T d, violation =
+ *     the largest breach of the recession cone (A d within the rows' cones, d within the
+ *     columns'); it proves an improving direction when objective < 0.
+ * quality = violation / |objective| (inf when the objective has the wrong sign). */
+typedef struct slp_ray_result {
+    double objective, violation, quality;
+    int64_t worst;  /* row or column of the worst breach (-1: none) */
+    int worst_is_row;
+} slp_ray_result_t;
+
+slp_err slp_check_dual_ray(const slp_model_t *model, const double *ray_y, slp_ray_result_t *out);
+slp_err slp_check_primal_ray(const slp_model_t *model, const double *ray_x, slp_ray_result_t *out);
+
 #endif

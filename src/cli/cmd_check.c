@@ -153,9 +153,9 @@ static int write_json(const check_options_t *o, const slp_check_result_t *r,
     fputs(",\n  \"model_status\": ", f);
     slp_json_write_string(f, sol->model_status);
     fputs(",\n  \"missing_entries\": {", f);
-    static const char *const keys[SLP_SOL_SECTION_COUNT] = {"column_values", "row_activities",
-                                                            "reduced_costs", "row_duals"};
-    for (int k = 0; k < SLP_SOL_SECTION_COUNT; k++)
+    static const char *const keys[SLP_SOL_RAY_COLUMNS] = {"column_values", "row_activities",
+                                                          "reduced_costs", "row_duals"};
+    for (int k = 0; k < SLP_SOL_RAY_COLUMNS; k++)
         fprintf(f, "%s\"%s\": %lld", k ? ", " : "", keys[k], (long long)sol->missing[k]);
     fputs("},\n  \"model\": ", f);
     slp_json_write_string(f, o->model_path);
@@ -202,6 +202,75 @@ static void print_report(const check_options_t *o, const slp_model_t *model,
         printf("%-22s %.17g\n", "reported objective", sol->objective);
     else
         printf("%-22s (none)\n", "reported objective");
+}
+
+/* ---- claimed statuses --------------------------------------------------- */
+
+/* What a solution file claims: an optimum (checked by the nine criteria), or an
+ * infeasible / unbounded / undecided status (checked through its certificate). */
+enum { CLAIM_OPTIMUM, CLAIM_INFEASIBLE, CLAIM_UNBOUNDED, CLAIM_EITHER };
+
+static int claimed_status(const char *model_status)
+{
+    if (!strcmp(model_status, "Infeasible"))
+        return CLAIM_INFEASIBLE;
+    if (!strcmp(model_status, "Unbounded"))
+        return CLAIM_UNBOUNDED;
+    if (!strcmp(model_status, "Primal infeasible or unbounded"))
+        return CLAIM_EITHER;
+    return CLAIM_OPTIMUM;
+}
+
+static void print_ray(const slp_model_t *model, const char *what, const slp_ray_result_t *r)
+{
+    char buf[32];
+    printf("%-22s %12.3e\n", "ray objective", r->objective);
+    printf("%-22s %12.3e", "ray violation", r->violation);
+    if (r->worst >= 0)
+        printf("  %s %s", r->worst_is_row ? "row" : "column",
+               r->worst_is_row ? slp_model_row_name(model, r->worst, buf)
+                               : slp_model_col_name(model, r->worst, buf));
+    printf("\n%-22s %12.3e  (%s)\n", "ray quality", r->quality, what);
+}
+
+/* The certificate of the claim, with the primal point's feasibility for an unbounded
+ * claim. Exit status as for an optimum: 0 verified, 1 not. */
+static int check_claim(const check_options_t *o, const slp_model_t *model,
+                       const slp_solution_t *sol, const slp_check_result_t *point, int claim)
+{
+    int dual = claim == CLAIM_INFEASIBLE || (claim == CLAIM_EITHER && sol->has_ray[1]);
+    int has = sol->has_ray[dual] && sol->missing[dual ? SLP_SOL_RAY_ROWS : SLP_SOL_RAY_COLUMNS] == 0;
+    printf("check: %s against %s: the file claims '%s'\n", o->solution_path, o->model_path,
+           sol->model_status);
+    if (!has) {
+        printf("check FAILED: no complete %s ray in the file: the claim cannot be verified\n",
+               dual ? "dual" : "primal");
+        return 1;
+    }
+    slp_ray_result_t ray;
+    slp_err rc = dual ? slp_check_dual_ray(model, sol->ray_y, &ray)
+                      : slp_check_primal_ray(model, sol->ray_x, &ray);
+    if (rc != SLP_OK) {
+        slp_cli_error("%s", slp_error_message());
+        return 2;
+    }
+    if (!o->quiet)
+        print_ray(model, dual ? "Farkas dual ray: objective > 0" : "primal ray: objective < 0",
+                  &ray);
+    int passed = ray.quality <= o->tol;
+    if (claim == CLAIM_UNBOUNDED) { /* unbounded also needs a feasible point */
+        double feas = fmax(fmax(point->value[SLP_CHECK_BOUND_COORD], point->value[SLP_CHECK_ROW_COORD]),
+                           fmax(point->value[SLP_CHECK_BOUND_NORM], point->value[SLP_CHECK_ROW_NORM]));
+        int feasible = sol->missing[SLP_SOL_PRIMAL_COLUMNS] == 0 && isfinite(feas) && feas <= o->tol;
+        printf("%-22s %12.3e%s\n", "primal feasibility", feas, feasible ? "" : "  <-- FAIL");
+        passed = passed && feasible;
+    }
+    if (passed)
+        printf("check PASSED: certificate quality %.3e <= tol %.3e\n", ray.quality, o->tol);
+    else
+        printf("check FAILED: the certificate does not prove the claim (quality %.3e, tol %.3e)\n",
+               ray.quality, o->tol);
+    return passed ? 0 : 1;
 }
 
 /* Shard model + sharded solution: streamed block by block, names generated. */
@@ -277,14 +346,21 @@ int slp_cmd_check(int argc, char **argv)
         return 2;
     }
 
+    int claim = claimed_status(sol->model_status);
+    if (claim != CLAIM_OPTIMUM) {
+        status = check_claim(&o, model, sol, &result, claim);
+        slp_solution_destroy(&sol);
+        slp_model_destroy(&model);
+        return status;
+    }
     int64_t missing = 0;
-    for (int k = 0; k < SLP_SOL_SECTION_COUNT; k++)
+    for (int k = 0; k < SLP_SOL_RAY_COLUMNS; k++)
         missing += sol->missing[k];
     int passed = slp_check_passed(&result, o.tol) && missing == 0;
 
     if (!o.quiet)
         print_report(&o, model, sol, &result);
-    for (int k = 0; k < SLP_SOL_SECTION_COUNT; k++) {
+    for (int k = 0; k < SLP_SOL_RAY_COLUMNS; k++) {
         if (sol->missing[k] == 0)
             continue;
         char buf[32];

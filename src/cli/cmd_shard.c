@@ -30,6 +30,8 @@ static void print_usage(void)
            "                        two-pass path is used (default: a quarter of physical memory,\n"
            "                        the in-memory path when the model is estimated to fit)\n"
            "  --out DIR             output directory (replaced only if empty or a shard directory)\n"
+           "  --relax               accept integer columns as continuous (the LP relaxation);\n"
+           "                        without it a model with integer columns is refused\n"
            "  --quiet\n");
 }
 
@@ -87,6 +89,7 @@ int slp_cmd_shard(int argc, char **argv)
 {
     const char *model_path = NULL, *grid_text = NULL, *out_dir = NULL;
     int64_t mem_per_rank = 0, mem_budget = 0;
+    int relax = 0;
     slp_err rc = SLP_OK;
     for (int k = 1; k < argc && rc == SLP_OK; k++) {
         const char *a = argv[k], *value = NULL;
@@ -107,6 +110,8 @@ int slp_cmd_shard(int argc, char **argv)
                 rc = parse_bytes(a, value, &mem_budget);
         } else if (!strcmp(a, "--quiet")) {
             slp_log_set_level(SLP_LOG_QUIET);
+        } else if (!strcmp(a, "--relax")) {
+            relax = 1;
         } else if (a[0] == '-' && a[1]) {
             rc = slp_error(SLP_ERR_INPUT, "unknown option %s (see shardlp shard --help)", a);
         } else if (!model_path) {
@@ -143,8 +148,11 @@ int slp_cmd_shard(int argc, char **argv)
     slp_shard_source_t src;
     if (bounded) {
         slp_shard_mps_source(model_path, &src);
+        src.relax = relax;
     } else {
         rc = slp_mps_read(model_path, &model);
+        if (rc == SLP_OK)
+            rc = slp_integer_rule(slp_model_integer_columns(model), model_path, relax);
         if (rc == SLP_OK)
             slp_shard_model_source(model, &src);
     }

@@ -43,6 +43,8 @@ static void print_usage(void)
         "method:\n"
         "  --polish / --no-polish      feasibility polishing (default off)\n"
         "  --presolve / --no-presolve  distributed presolve (default on)\n"
+        "  --relax              solve the LP relaxation of a model with integer columns\n"
+        "                       (HiGHS: solve_relaxation=true); without it such a model is refused\n"
         "output:\n"
         "  --sol FILE           text solution (HiGHS raw style)\n"
         "  --out DIR            sharded solution\n"
@@ -74,6 +76,7 @@ typedef struct {
     const char *resume_dir;     /* --resume (NULL: off) */
     double checkpoint_every;    /* --checkpoint-every seconds */
     double mem_limit;           /* --mem-limit bytes (0: from the system) */
+    int relax;                  /* --relax: integer columns solved as continuous */
     int help;
     slp_settings_t set;
     char *owned[16]; /* strings copied from an options file */
@@ -88,6 +91,18 @@ static void free_options(solve_options_t *o)
 }
 
 static slp_err read_highs_options(const char *path, solve_options_t *o);
+
+/* HiGHS booleans: true/false, on/off, 1/0. */
+static slp_err parse_bool(const char *name, const char *value, int *out)
+{
+    if (!strcmp(value, "true") || !strcmp(value, "on") || !strcmp(value, "1"))
+        *out = 1;
+    else if (!strcmp(value, "false") || !strcmp(value, "off") || !strcmp(value, "0"))
+        *out = 0;
+    else
+        return slp_error(SLP_ERR_INPUT, "option %s: '%s' is not true or false", name, value);
+    return SLP_OK;
+}
 
 /* Apply one `name value` setting (command line or HiGHS options file). */
 static slp_err apply_option(solve_options_t *o, const char *name, const char *value)
@@ -167,6 +182,8 @@ static slp_err apply_option(solve_options_t *o, const char *name, const char *va
         o->resume_dir = value;
     } else if (!strcmp(name, "--mem-limit")) {
         SLP_CALL(slp_parse_double(name, value, 1.0, 1e300, &o->mem_limit));
+    } else if (!strcmp(name, "--solve_relaxation") || !strcmp(name, "solve_relaxation")) {
+        SLP_CALL(parse_bool(name, value, &o->relax));
     } else if (!strcmp(name, "--model_file")) {
         o->model_path = value;
     } else if (!strcmp(name, "--options_file")) {
@@ -195,6 +212,8 @@ static slp_err parse_flag(solve_options_t *o, const char *arg, int *handled)
         o->set.presolve = 1;
     else if (!strcmp(arg, "--no-presolve"))
         o->set.presolve = 0;
+    else if (!strcmp(arg, "--relax"))
+        o->relax = 1;
     else
         *handled = 0;
     return SLP_OK;
@@ -264,7 +283,7 @@ static slp_err read_highs_options(const char *path, solve_options_t *o)
             continue;
         }
         if (!strcmp(name, "time_limit") || !strcmp(name, "threads") || !strcmp(name, "solution_file") ||
-            !strcmp(name, "log_file")) {
+            !strcmp(name, "log_file") || !strcmp(name, "solve_relaxation")) {
             /* the value outlives this buffer (file names are kept as pointers) */
             char *copy = o->n_owned < 16 ? slp_strdup(value) : NULL;
             if (!copy) {
@@ -410,6 +429,8 @@ static slp_err read_model_root(const solve_options_t *o, slp_grid_t *grid, slp_m
         return SLP_OK;
     SLP_CALL(slp_mps_read(o->model_path, model));
     slp_err rc = slp_model_validate(*model, o->model_path);
+    if (rc == SLP_OK)
+        rc = slp_integer_rule(slp_model_integer_columns(*model), o->model_path, o->relax);
     if (rc != SLP_OK)
         slp_model_destroy(model);
     return rc;

@@ -56,7 +56,9 @@ static slp_err stream_section(slp_grid_t *grid, slp_solution_writer_t *w, slp_so
                               const slp_local_problem_t *lp, const double *mine,
                               const slp_run_info_t *info, double **buffer, slp_err write_rc)
 {
-    int columns = kind == SLP_SOL_PRIMAL_COLUMNS || kind == SLP_SOL_DUAL_COLUMNS;
+    int columns = kind == SLP_SOL_PRIMAL_COLUMNS || kind == SLP_SOL_DUAL_COLUMNS ||
+                  kind == SLP_SOL_RAY_COLUMNS;
+    int ray = kind == SLP_SOL_RAY_COLUMNS || kind == SLP_SOL_RAY_ROWS;
     int blocks = columns ? grid->C : grid->R;
     const int64_t *off = columns ? lp->col_off : lp->row_off;
     int i_own = columns ? (grid->r == 0) : (grid->c == 0);
@@ -68,7 +70,8 @@ static slp_err stream_section(slp_grid_t *grid, slp_solution_writer_t *w, slp_so
         return SLP_OK;
     }
     if (write_rc == SLP_OK)
-        write_rc = slp_solution_writer_section(w, kind, columns ? lp->n : lp->m);
+        write_rc = ray ? slp_solution_writer_ray(w, kind, columns ? lp->n : lp->m)
+                       : slp_solution_writer_section(w, kind, columns ? lp->n : lp->m);
     for (int b = 0; b < blocks; b++) {
         int64_t len = off[b + 1] - off[b];
         int owner = columns ? b : b * grid->C;
@@ -86,6 +89,19 @@ static slp_err stream_section(slp_grid_t *grid, slp_solution_writer_t *w, slp_so
             write_rc = slp_solution_writer_values(w, len, names, slice);
         slp_shard_names_free(&loaded);
     }
+    return write_rc;
+}
+
+/* The certificate section, when the result carries one (every rank knows which:
+ * the status is global). */
+static slp_err stream_certificate(slp_grid_t *grid, slp_solution_writer_t *w,
+                                  const slp_local_problem_t *lp, const slp_result_t *res,
+                                  const slp_run_info_t *info, double **buffer, slp_err write_rc)
+{
+    if (res->status == SLP_STATUS_PRIMAL_INFEASIBLE && res->ray_y)
+        return stream_section(grid, w, SLP_SOL_RAY_ROWS, lp, res->ray_y, info, buffer, write_rc);
+    if (res->status == SLP_STATUS_DUAL_INFEASIBLE && res->ray_x)
+        return stream_section(grid, w, SLP_SOL_RAY_COLUMNS, lp, res->ray_x, info, buffer, write_rc);
     return write_rc;
 }
 
@@ -124,6 +140,7 @@ static slp_err write_text_solution(slp_grid_t *grid, const slp_local_problem_t *
                 w, res->status == SLP_STATUS_OPTIMAL ? "Feasible" : "Infeasible");
         write_rc = stream_section(grid, w, SLP_SOL_DUAL_COLUMNS, lp, res->rc, info, &buffer, write_rc);
         write_rc = stream_section(grid, w, SLP_SOL_DUAL_ROWS, lp, res->y, info, &buffer, write_rc);
+        write_rc = stream_certificate(grid, w, lp, res, info, &buffer, write_rc);
         if (grid->rank == 0 && write_rc == SLP_OK)
             write_rc = slp_solution_writer_close(&w);
         rc = write_rc;

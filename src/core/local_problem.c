@@ -90,6 +90,30 @@ void slp_local_problem_free(slp_local_problem_t *lp)
     memset(lp, 0, sizeof *lp);
 }
 
+slp_err slp_local_problem_copy(const slp_local_problem_t *src, slp_local_problem_t *dst)
+{
+    memset(dst, 0, sizeof *dst);
+    SLP_CALL(slp_local_problem_alloc(dst, src->R, src->C, src->m_loc, src->n_loc, src->A.nnz));
+    int64_t *row_off = dst->row_off, *col_off = dst->col_off;
+    double *obj = dst->obj, *lv = dst->lv, *uv = dst->uv, *lc = dst->lc, *uc = dst->uc;
+    slp_csr_t a = dst->A;
+    *dst = *src; /* scalars; the arrays are replaced below */
+    dst->row_off = row_off, dst->col_off = col_off;
+    dst->obj = obj, dst->lv = lv, dst->uv = uv, dst->lc = lc, dst->uc = uc;
+    dst->A = a;
+    memcpy(row_off, src->row_off, ((size_t)src->R + 1) * sizeof(int64_t));
+    memcpy(col_off, src->col_off, ((size_t)src->C + 1) * sizeof(int64_t));
+    memcpy(obj, src->obj, (size_t)src->n_loc * sizeof(double));
+    memcpy(lv, src->lv, (size_t)src->n_loc * sizeof(double));
+    memcpy(uv, src->uv, (size_t)src->n_loc * sizeof(double));
+    memcpy(lc, src->lc, (size_t)src->m_loc * sizeof(double));
+    memcpy(uc, src->uc, (size_t)src->m_loc * sizeof(double));
+    memcpy(a.row_ptr, src->A.row_ptr, ((size_t)src->A.rows + 1) * sizeof(int64_t));
+    memcpy(a.col_idx, src->A.col_idx, (size_t)src->A.nnz * sizeof(int32_t));
+    memcpy(a.val, src->A.val, (size_t)src->A.nnz * sizeof(double));
+    return SLP_OK;
+}
+
 void slp_balanced_cuts(const int64_t *weights, int64_t len, int parts, int64_t *off)
 {
     int64_t total = 0;

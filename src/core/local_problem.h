@@ -51,6 +51,8 @@ typedef struct slp_local_problem {
 slp_err slp_local_problem_alloc(slp_local_problem_t *lp, int R, int C, int64_t m_loc,
                                 int64_t n_loc, int64_t nnz_loc);
 void slp_local_problem_free(slp_local_problem_t *lp);
+/* Deep copy (block and slices). */
+slp_err slp_local_problem_copy(const slp_local_problem_t *src, slp_local_problem_t *dst);
 
 /* Split [0, len) into `parts` contiguous intervals with roughly equal sums of
  * weights[k] + 1 (the +1 keeps empty rows and columns spread out too).

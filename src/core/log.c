@@ -8,6 +8,7 @@ static int this_rank_prints = 1;
 static FILE *log_file = NULL;
 
 void slp_log_set_file(FILE *file) { log_file = file; }
+FILE *slp_log_file(void) { return log_file; }
 
 void slp_log_set_level(slp_log_level level) { current_level = level; }
 slp_log_level slp_log_get_level(void) { return current_level; }
@@ -53,6 +54,11 @@ void slp_warn(const char *fmt, ...)
     if (!this_rank_prints)
         return;
     va_list ap;
+    if (log_file) {
+        va_start(ap, fmt);
+        vlog(log_file, "WARNING: ", fmt, ap);
+        va_end(ap);
+    }
     va_start(ap, fmt);
     vlog(stderr, "shardlp: warning: ", fmt, ap);
     va_end(ap);

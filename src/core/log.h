@@ -16,6 +16,9 @@ void slp_log_set_printing(int prints);
  * Not owned: the caller closes it after setting NULL. */
 #include <stdio.h>
 void slp_log_set_file(FILE *file);
+/* The file set above (NULL when none): warnings and the command's error line go there
+ * too, so a caller reading only the log file (PuLP) sees why a run failed. */
+FILE *slp_log_file(void);
 
 /* Normal log line(s) on stdout. */
 void slp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

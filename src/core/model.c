@@ -1,4 +1,5 @@
 #include "model.h"
+#include "log.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -122,5 +123,27 @@ slp_err slp_model_validate(const slp_model_t *model, const char *source)
                              (long long)k);
     if (!isfinite(model->obj_const))
         return slp_error(SLP_ERR_INPUT, "%s: objective constant is not finite", source);
+    return SLP_OK;
+}
+
+int64_t slp_model_integer_columns(const slp_model_t *model)
+{
+    int64_t count = 0;
+    for (int64_t j = 0; model->is_int && j < model->n; j++)
+        count += model->is_int[j] != 0;
+    return count;
+}
+
+slp_err slp_integer_rule(int64_t integer_columns, const char *source, int relax)
+{
+    if (integer_columns <= 0)
+        return SLP_OK;
+    if (!relax)
+        return slp_error(SLP_ERR_INPUT,
+                         "%s: the model has %lld integer column%s; shardlp solves linear programs; "
+                         "use --relax (HiGHS: solve_relaxation=true) to solve the LP relaxation",
+                         source, (long long)integer_columns, integer_columns == 1 ? "" : "s");
+    slp_log("%s: solving the LP relaxation (%lld integer column%s relaxed to continuous)\n", source,
+            (long long)integer_columns, integer_columns == 1 ? "" : "s");
     return SLP_OK;
 }

@@ -50,4 +50,12 @@ const char *slp_model_col_name(const slp_model_t *model, int64_t j, char *buf);
  * no lower bound of +inf or upper bound of -inf. `source` names the file in the message. */
 slp_err slp_model_validate(const slp_model_t *model, const char *source);
 
+/* Columns the file marked integer (MARKER INTORG, BV/LI/UI bounds). */
+int64_t slp_model_integer_columns(const slp_model_t *model);
+
+/* The integer-model rule (docs/cli.md, "Integer models"): a model with integer
+ * columns is refused with one line naming `source` unless `relax` asks for the LP
+ * relaxation; with relax, one log line says the relaxation is solved. */
+slp_err slp_integer_rule(int64_t integer_columns, const char *source, int relax);
+
 #endif

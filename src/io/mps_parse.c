@@ -1372,9 +1372,6 @@ static slp_err finish(parser_t *p, slp_mps_result_t *out)
     for (int64_t j = 0; j < p->n; j++)
         n_int += p->is_int[j] != 0;
     print_warning_summary(p);
-    if (n_int > 0 && !p->quiet)
-        slp_warn("%s: %lld integer column%s relaxed to continuous (shardlp solves the LP "
-                 "relaxation)\n", p->path, (long long)n_int, n_int == 1 ? "" : "s");
 
     memset(out, 0, sizeof *out);
     if (!p->name && !(p->name = slp_strdup("")))

@@ -19,7 +19,7 @@ static int parse_number(const char *s, double *out);
 static int parse_count(const char *s, int64_t *out);
 
 static const char *const section_labels[SLP_SOL_SECTION_COUNT] = {
-    "column value", "row activity", "reduced cost", "row dual"};
+    "column value", "row activity", "reduced cost", "row dual", "primal ray", "dual ray"};
 
 const char *slp_sol_section_label(slp_sol_section kind)
 {
@@ -47,7 +47,8 @@ typedef enum {
     W_PRIMAL,      /* inside the primal part (sections PRIMAL_COLUMNS, PRIMAL_ROWS) */
     W_AWAIT_DUAL,  /* primal part done; expect dual_header */
     W_DUAL,        /* inside the dual part */
-    W_DONE,        /* dual part done; expect close */
+    W_DONE,        /* dual part done; expect close (or a certificate) */
+    W_RAY,         /* inside the certificate section */
     W_FAILED
 } writer_stage;
 
@@ -178,6 +179,26 @@ slp_err slp_solution_writer_section(slp_solution_writer_t *w, slp_sol_section ki
     return SLP_OK;
 }
 
+slp_err slp_solution_writer_ray(slp_solution_writer_t *w, slp_sol_section kind, int64_t count)
+{
+    if (w->stage == W_DUAL && w->section == SLP_SOL_DUAL_ROWS)
+        SLP_CALL(section_complete(w));
+    else if (w->stage != W_DONE)
+        return writer_fail(w, slp_error(SLP_ERR_INTERNAL, "%s: certificate before the dual part "
+                                        "or twice", w->path));
+    if (kind != SLP_SOL_RAY_COLUMNS && kind != SLP_SOL_RAY_ROWS)
+        return writer_fail(w, slp_error(SLP_ERR_INTERNAL, "%s: not a certificate section", w->path));
+    int cols = kind == SLP_SOL_RAY_COLUMNS;
+    SLP_CALL(writer_check_io(w, fprintf(w->file, "\n# %s\n# %s %lld\n",
+                                        cols ? "Primal ray" : "Dual ray", cols ? "Columns" : "Rows",
+                                        (long long)count)));
+    w->stage = W_RAY;
+    w->section = kind;
+    w->declared = count;
+    w->written = 0;
+    return SLP_OK;
+}
+
 const char *slp_solution_name(const char *name, char *buf, size_t size)
 {
     if (!strpbrk(name, " \t\r\n\v\f"))
@@ -198,7 +219,8 @@ slp_err slp_solution_writer_value(slp_solution_writer_t *w, const char *name, do
                                         "or beyond its declared count", w->path));
     char gen[1024], num[40];
     if (!name) {
-        int is_cols = w->section == SLP_SOL_PRIMAL_COLUMNS || w->section == SLP_SOL_DUAL_COLUMNS;
+        int is_cols = w->section == SLP_SOL_PRIMAL_COLUMNS || w->section == SLP_SOL_DUAL_COLUMNS ||
+                      w->section == SLP_SOL_RAY_COLUMNS;
         snprintf(gen, sizeof gen, "%c%lld", is_cols ? 'C' : 'R', (long long)w->written);
         name = gen;
     } else if (!*name) {
@@ -239,7 +261,7 @@ slp_err slp_solution_writer_close(slp_solution_writer_t **wp)
         return SLP_OK;
     slp_solution_writer_t *w = *wp;
     slp_err rc = SLP_OK;
-    if (w->stage == W_DUAL && w->section == SLP_SOL_DUAL_ROWS)
+    if ((w->stage == W_DUAL && w->section == SLP_SOL_DUAL_ROWS) || w->stage == W_RAY)
         rc = section_complete(w);
     else if (w->stage != W_DONE)
         rc = slp_error(w->stage == W_FAILED ? SLP_ERR_IO : SLP_ERR_INTERNAL,
@@ -282,6 +304,8 @@ void slp_solution_destroy(slp_solution_t **sol)
     free(s->row_activity);
     free(s->z);
     free(s->y);
+    free(s->ray_x);
+    free(s->ray_y);
     free(s);
     *sol = NULL;
 }
@@ -320,7 +344,13 @@ static int parse_count(const char *s, int64_t *out)
     return 1;
 }
 
-enum { PART_NONE, PART_PRIMAL, PART_DUAL };
+enum { PART_NONE, PART_PRIMAL, PART_DUAL, PART_PRIMAL_RAY, PART_DUAL_RAY };
+
+static int section_is_columns(int kind)
+{
+    return kind == SLP_SOL_PRIMAL_COLUMNS || kind == SLP_SOL_DUAL_COLUMNS ||
+           kind == SLP_SOL_RAY_COLUMNS;
+}
 
 typedef struct {
     const char *path;
@@ -337,6 +367,8 @@ static double *section_values(slp_solution_t *s, int kind)
     case SLP_SOL_PRIMAL_COLUMNS: return s->x;
     case SLP_SOL_PRIMAL_ROWS: return s->row_activity;
     case SLP_SOL_DUAL_COLUMNS: return s->z;
+    case SLP_SOL_RAY_COLUMNS: return s->ray_x;
+    case SLP_SOL_RAY_ROWS: return s->ray_y;
     default: return s->y;
     }
 }
@@ -344,7 +376,7 @@ static double *section_values(slp_solution_t *s, int kind)
 /* One "<name> <value>" line of section `kind`. */
 static slp_err read_entry(reader_t *r, int kind, char *line)
 {
-    int is_cols = kind == SLP_SOL_PRIMAL_COLUMNS || kind == SLP_SOL_DUAL_COLUMNS;
+    int is_cols = section_is_columns(kind);
     const char *what = is_cols ? "column" : "row";
     char *save = NULL;
     char *name = strtok_r(line, " \t", &save);
@@ -386,7 +418,13 @@ static slp_err read_section_header(reader_t *r, int part, int is_cols, const cha
         return slp_error(SLP_ERR_INPUT, "%s:%lld: solution has %lld %s, the model has %lld",
                          r->path, (long long)r->line_no, (long long)count,
                          is_cols ? "columns" : "rows", (long long)expect);
-    int kind = part == PART_PRIMAL ? (is_cols ? SLP_SOL_PRIMAL_COLUMNS : SLP_SOL_PRIMAL_ROWS)
+    if ((part == PART_PRIMAL_RAY && !is_cols) || (part == PART_DUAL_RAY && is_cols))
+        return slp_error(SLP_ERR_INPUT, "%s:%lld: a %s ray has one value per %s", r->path,
+                         (long long)r->line_no, part == PART_PRIMAL_RAY ? "primal" : "dual",
+                         part == PART_PRIMAL_RAY ? "column" : "row");
+    int kind = part == PART_PRIMAL_RAY ? SLP_SOL_RAY_COLUMNS
+             : part == PART_DUAL_RAY   ? SLP_SOL_RAY_ROWS
+             : part == PART_PRIMAL ? (is_cols ? SLP_SOL_PRIMAL_COLUMNS : SLP_SOL_PRIMAL_ROWS)
                                    : (is_cols ? SLP_SOL_DUAL_COLUMNS : SLP_SOL_DUAL_ROWS);
     if (r->section_declared[kind])
         return slp_error(SLP_ERR_INPUT, "%s:%lld: second '# %s' section in the %s part",
@@ -446,6 +484,15 @@ static slp_err read_lines(reader_t *r, FILE *f)
                 }
                 part = new_part;
                 want = WANT_PART_STATUS;
+            } else if (!strcmp(rest, "Primal ray") || !strcmp(rest, "Dual ray")) {
+                int new_part = rest[0] == 'P' ? PART_PRIMAL_RAY : PART_DUAL_RAY;
+                if (part < PART_DUAL || part >= PART_PRIMAL_RAY) {
+                    rc = slp_error(SLP_ERR_INPUT, "%s:%lld: '%s' must follow the dual part, once",
+                                   r->path, (long long)r->line_no, line);
+                    break;
+                }
+                part = new_part;
+                s->has_ray[new_part == PART_DUAL_RAY] = 1;
             } else if (!strncmp(rest, "Columns", 7) && isspace((unsigned char)rest[7])) {
                 if ((rc = read_section_header(r, part, 1, trim(rest + 8), &section)) != SLP_OK)
                     break;
@@ -515,10 +562,12 @@ slp_err slp_solution_text_read(const char *path, int64_t m, int64_t n,
         goto done;
     }
     for (int k = 0; k < SLP_SOL_SECTION_COUNT; k++) {
-        int64_t len = (k == SLP_SOL_PRIMAL_COLUMNS || k == SLP_SOL_DUAL_COLUMNS) ? n : m;
+        int64_t len = section_is_columns(k) ? n : m;
         double **dst = k == SLP_SOL_PRIMAL_COLUMNS ? &s->x
                      : k == SLP_SOL_PRIMAL_ROWS    ? &s->row_activity
                      : k == SLP_SOL_DUAL_COLUMNS   ? &s->z
+                     : k == SLP_SOL_RAY_COLUMNS    ? &s->ray_x
+                     : k == SLP_SOL_RAY_ROWS       ? &s->ray_y
                                                    : &s->y;
         if ((rc = slp_alloc(dst, (size_t)len + 1, sizeof(double))) != SLP_OK)
             goto done;
@@ -541,9 +590,11 @@ slp_err slp_solution_text_read(const char *path, int64_t m, int64_t n,
         goto done;
 
     for (int k = 0; k < SLP_SOL_SECTION_COUNT; k++) {
-        int64_t len = (k == SLP_SOL_PRIMAL_COLUMNS || k == SLP_SOL_DUAL_COLUMNS) ? n : m;
+        int64_t len = section_is_columns(k) ? n : m;
         s->missing[k] = 0;
         s->first_missing[k] = -1;
+        if (k >= SLP_SOL_RAY_COLUMNS && !s->has_ray[k == SLP_SOL_RAY_ROWS])
+            continue; /* an absent certificate is not missing entries */
         for (int64_t i = 0; i < len; i++) {
             if (!r.seen[k][i]) {
                 if (s->first_missing[k] < 0)

@@ -14,6 +14,9 @@
  *   slp_solution_writer_dual_header(w, "Feasible");                   (NULL -> "None")
  *     slp_solution_writer_section(w, SLP_SOL_DUAL_COLUMNS, n);    n x value(...)  (reduced costs)
  *     slp_solution_writer_section(w, SLP_SOL_DUAL_ROWS, m);       m x value(...)  (row duals)
+ *   slp_solution_writer_ray(w, SLP_SOL_RAY_ROWS, m);    optional certificate after the dual
+ *     m x value(...)                                      part: "# Dual ray" + "# Rows m", or
+ *                                                         SLP_SOL_RAY_COLUMNS: "# Primal ray"
  *   slp_solution_writer_close(&w);
  *
  * Values are in the user's sense (a maximisation reports its own objective,
@@ -35,7 +38,9 @@ typedef enum {
     SLP_SOL_PRIMAL_ROWS = 1,    /* row activities A x */
     SLP_SOL_DUAL_COLUMNS = 2,   /* reduced costs z */
     SLP_SOL_DUAL_ROWS = 3,      /* row duals y */
-    SLP_SOL_SECTION_COUNT = 4
+    SLP_SOL_RAY_COLUMNS = 4,    /* primal ray d (certificate of an unbounded LP) */
+    SLP_SOL_RAY_ROWS = 5,       /* dual ray (Farkas certificate of an infeasible LP) */
+    SLP_SOL_SECTION_COUNT = 6
 } slp_sol_section;
 
 /* ---- writer ------------------------------------------------------------ */
@@ -51,6 +56,9 @@ slp_err slp_solution_writer_header(slp_solution_writer_t *w, const char *model_s
 /* dual_status: "Feasible" / "Infeasible", or NULL when no dual values follow. */
 slp_err slp_solution_writer_dual_header(slp_solution_writer_t *w, const char *dual_status);
 slp_err slp_solution_writer_section(slp_solution_writer_t *w, slp_sol_section kind, int64_t count);
+/* The certificate section (kind SLP_SOL_RAY_COLUMNS or SLP_SOL_RAY_ROWS), once, after the
+ * dual part (docs/solution-format.md, "Certificates"). */
+slp_err slp_solution_writer_ray(slp_solution_writer_t *w, slp_sol_section kind, int64_t count);
 /* One "<name> <value>" line; name must be non-empty without whitespace, or NULL. */
 slp_err slp_solution_writer_value(slp_solution_writer_t *w, const char *name, double value);
 /* count lines at once; names may be NULL (all generated). */
@@ -75,6 +83,9 @@ typedef struct slp_solution {
     double *row_activity;   /* [m] row activities     (NaN where missing) */
     double *z;              /* [n] reduced costs      (NaN where missing) */
     double *y;              /* [m] row duals          (NaN where missing) */
+    double *ray_x;          /* [n] primal ray         (NaN where missing) */
+    double *ray_y;          /* [m] dual ray           (NaN where missing) */
+    int has_ray[2];         /* a "# Primal ray" / "# Dual ray" section was present */
     /* Per section (slp_sol_section): how many entries the file did not give
      * (a "None" part or an absent section counts all of them), and the index
      * of the first one (-1 if none). */

@@ -1,10 +1,33 @@
+/* The whole solve of one rank's local problem and its final verdict
+ * (docs/statuses.md):
+ *
+ *   attempt      presolve, r2HPDHG on the reduced problem, recovery;
+ *   unbounded    an unbounded verdict (presolve's improving empty column or a PDHG
+ *                primal ray) stands only once primal feasibility is established by
+ *                a feasibility solve (objective 0); primal infeasibility found there
+ *                wins; undecided is infeasible_or_unbounded;
+ *   certificate  a Farkas ray for a primal infeasible verdict reached through
+ *                presolve reductions comes from a solve of the original problem;
+ *   optimal      the solution is evaluated in original coordinates (the grid
+ *                checker on the unpresolved block) against the user's criterion; a
+ *                failure gets one warm-started retry at a tighter tolerance, then
+ *                the status is numerical_error.
+ *
+ * The original block is kept for these steps (one extra copy of A_rc on the host).
+ * Collective over the grid. */
 #include "presolve/pipeline.h"
-
-#include "solver/scaling.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "check/check_grid.h"
+#include "core/log.h"
+#include "core/timer.h"
+#include "grid/comm.h"
+#include "solver/scaling.h"
+
+#define SLP_VERIFY_SLACK 10.0 /* verdict threshold: this factor times the tolerance */
 
 /* A result for a status decided before any iteration. */
 static slp_err decided_result(const slp_local_problem_t *lp, int status, slp_result_t *result)
@@ -25,12 +48,26 @@ static slp_err decided_result(const slp_local_problem_t *lp, int status, slp_res
     return SLP_OK;
 }
 
-slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
-                           const slp_settings_t *settings, slp_backend_t *be,
-                           slp_result_t *result, slp_presolve_stats_t *stats)
+/* |v| >= 1e20 is infinite, as everywhere in the solver. */
+static void canonical_bounds(double *lo, double *hi, int64_t len)
+{
+    for (int64_t k = 0; k < len; k++) {
+        if (lo[k] <= -1e20)
+            lo[k] = -INFINITY;
+        if (hi[k] >= 1e20)
+            hi[k] = INFINITY;
+    }
+}
+
+/* Presolve (unless off), solve, recover. *unbounded_cols receives presolve's count
+ * of improving empty columns, whose ray replaces the solver's when set. */
+static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_t *settings,
+                       slp_backend_t *be, slp_result_t *result, slp_presolve_stats_t *stats,
+                       int64_t *unbounded_cols)
 {
     memset(stats, 0, sizeof *stats);
     memset(result, 0, sizeof *result);
+    *unbounded_cols = 0;
     if (!settings->presolve)
         return slp_solve(grid, lp, settings, be, result);
     /* Tolerances stay relative to the original model: presolve moves fixed values
@@ -45,6 +82,7 @@ slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
     slp_err rc = slp_comm_agree(grid->world, slp_presolve_run(grid, lp, &pre, &decided));
     if (rc == SLP_OK) {
         *stats = *slp_presolve_stats(pre);
+        *unbounded_cols = slp_presolve_unbounded_columns(pre);
         if (decided >= 0)
             rc = decided_result(lp, decided, result);
         else
@@ -53,6 +91,215 @@ slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
     rc = slp_comm_agree(grid->world, rc);
     if (rc == SLP_OK && decided < 0)
         rc = slp_comm_agree(grid->world, slp_presolve_recover(grid, pre, result));
+    if (rc == SLP_OK && *unbounded_cols > 0) {
+        free(result->ray_x);
+        result->ray_x = slp_calloc((size_t)lp->n_loc + 1, sizeof(double));
+        rc = slp_comm_agree(grid->world, result->ray_x ? SLP_OK : SLP_ERR_NOMEM);
+        if (rc == SLP_OK)
+            slp_presolve_column_ray(pre, result->ray_x);
+    }
     slp_presolve_free(&pre);
     return rc;
+}
+
+/* Settings for a follow-up solve: the time left of the user's limit. */
+static slp_settings_t follow_up(const slp_settings_t *settings, double t_start)
+{
+    slp_settings_t set = *settings;
+    set.time_limit = fmax(0.0, settings->time_limit - (slp_wall_seconds() - t_start));
+    set.trace = NULL;
+    set.x0 = set.y0 = NULL;
+    return set;
+}
+
+/* A copy of the original problem for a follow-up solve (objective 0 when asked). */
+static slp_err solve_copy(slp_grid_t *grid, const slp_local_problem_t *orig,
+                          const slp_settings_t *set, int zero_objective, slp_backend_t *be,
+                          slp_result_t *out)
+{
+    slp_local_problem_t lp;
+    SLP_CALL(slp_comm_agree(grid->world, slp_local_problem_copy(orig, &lp)));
+    if (zero_objective) {
+        memset(lp.obj, 0, (size_t)lp.n_loc * sizeof(double));
+        lp.obj_const = 0.0;
+    }
+    slp_presolve_stats_t stats;
+    int64_t unbounded = 0;
+    slp_err rc = attempt(grid, &lp, set, be, out, &stats, &unbounded);
+    slp_local_problem_free(&lp);
+    return rc;
+}
+
+/* An unbounded verdict needs a primal feasible point. */
+static slp_err confirm_unbounded(slp_grid_t *grid, const slp_local_problem_t *orig,
+                                 const slp_settings_t *settings, double t_start, slp_backend_t *be,
+                                 slp_result_t *result)
+{
+    slp_log("Verdict: an improving ray was found; checking primal feasibility (objective 0)\n");
+    slp_settings_t set = follow_up(settings, t_start);
+    slp_result_t feas;
+    SLP_CALL(solve_copy(grid, orig, &set, 1, be, &feas));
+    if (feas.status == SLP_STATUS_OPTIMAL) {
+        /* Keep the ray; report the feasible point with the original objective. */
+        double *ray = result->ray_x;
+        result->ray_x = NULL;
+        slp_result_free(result);
+        double pobj[1] = {0.0};
+        for (int64_t j = 0; grid->r == 0 && j < orig->n_loc; j++)
+            pobj[0] += orig->obj[j] * feas.x[j];
+        SLP_CALL(slp_comm_sum(grid->world, pobj, 1));
+        result->x = feas.x, result->rc = feas.rc, result->y = feas.y, result->ax = feas.ax;
+        free(feas.ray_x);
+        free(feas.ray_y);
+        result->ray_x = ray;
+        result->status = SLP_STATUS_DUAL_INFEASIBLE;
+        result->objective = pobj[0] + orig->obj_const;
+        result->dual_objective = NAN;
+        slp_log("Verdict: primal feasible, so the LP is unbounded\n");
+        return SLP_OK;
+    }
+    if (feas.status == SLP_STATUS_PRIMAL_INFEASIBLE) {
+        slp_result_free(result);
+        int64_t iterations = result->iterations + feas.iterations;
+        *result = feas;
+        result->iterations = iterations;
+        slp_log("Verdict: the feasibility problem is primal infeasible\n");
+        return SLP_OK;
+    }
+    slp_result_free(&feas);
+    result->status = SLP_STATUS_INFEASIBLE_OR_UNBOUNDED;
+    slp_log("Verdict: primal feasibility undecided (%s): infeasible or unbounded\n",
+            slp_status_name(feas.status));
+    return SLP_OK;
+}
+
+/* A primal infeasible verdict reached without a usable Farkas ray (decided by
+ * presolve, or a ray of the reduced problem): look for one on the original problem. */
+static slp_err certify_infeasible(slp_grid_t *grid, const slp_local_problem_t *orig,
+                                  const slp_settings_t *settings, double t_start,
+                                  slp_backend_t *be, slp_result_t *result)
+{
+    slp_settings_t set = follow_up(settings, t_start);
+    set.presolve = 0;
+    slp_result_t cert;
+    SLP_CALL(solve_copy(grid, orig, &set, 0, be, &cert));
+    if (cert.status == SLP_STATUS_PRIMAL_INFEASIBLE && cert.ray_y) {
+        free(result->ray_y);
+        result->ray_y = cert.ray_y;
+        cert.ray_y = NULL;
+        slp_log("Verdict: Farkas certificate from the original problem (%lld iterations)\n",
+                (long long)cert.iterations);
+    } else {
+        slp_log("Verdict: primal infeasible by presolve; no Farkas ray found on the original "
+                "problem (%s)\n", slp_status_name(cert.status));
+    }
+    slp_result_free(&cert);
+    return SLP_OK;
+}
+
+/* The user's tolerances for the verification (relative criteria of the checker). */
+static void verify_tolerances(const slp_settings_t *s, double *primal, double *dual, double *gap)
+{
+    if (!s->detailed) {
+        *primal = *dual = *gap = s->tol;
+        return;
+    }
+    *primal = *dual = fmax(s->eps_abs, s->eps_rel);
+    *gap = fmax(s->eps_abs, s->gap_rel);
+}
+
+/* Whether the result meets the user's criterion in original coordinates. */
+static slp_err verify_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
+                              const slp_settings_t *settings, const slp_result_t *result, int *ok)
+{
+    slp_check_result_t chk;
+    SLP_CALL(slp_check_grid(grid, orig, result->x, result->y, result->rc, NAN, &chk));
+    double tp, td, tg;
+    verify_tolerances(settings, &tp, &td, &tg);
+    double primal = fmax(chk.value[SLP_CHECK_BOUND_NORM], chk.value[SLP_CHECK_ROW_NORM]);
+    double dual = chk.value[SLP_CHECK_STAT_NORM];
+    double gap = chk.value[SLP_CHECK_GAP];
+    *ok = chk.all_finite && primal <= SLP_VERIFY_SLACK * tp && dual <= SLP_VERIFY_SLACK * td &&
+          gap <= SLP_VERIFY_SLACK * tg;
+    slp_log("Verification on the original model: primal %.3e, dual %.3e, gap %.3e: %s\n", primal,
+            dual, gap, *ok ? "meets the tolerance" : "FAILS the tolerance");
+    return SLP_OK;
+}
+
+/* One retry of a failed verification: no presolve, warm start, tolerance / 100. */
+static slp_err retry_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
+                             const slp_settings_t *settings, double t_start, slp_backend_t *be,
+                             slp_result_t *result)
+{
+    slp_settings_t set = follow_up(settings, t_start);
+    set.presolve = 0;
+    set.tol *= 0.01;
+    set.eps_abs *= 0.01;
+    set.eps_rel *= 0.01;
+    set.gap_rel *= 0.01;
+    set.x0 = result->x;
+    set.y0 = result->y;
+    slp_result_t again;
+    SLP_CALL(solve_copy(grid, orig, &set, 0, be, &again));
+    int ok = 0;
+    if (again.status == SLP_STATUS_OPTIMAL)
+        SLP_CALL(verify_optimal(grid, orig, settings, &again, &ok));
+    if (ok) {
+        int64_t iterations = result->iterations + again.iterations;
+        slp_result_free(result);
+        *result = again;
+        result->iterations = iterations;
+        return SLP_OK;
+    }
+    slp_result_free(&again);
+    result->status = SLP_STATUS_NUMERICAL_ERROR;
+    slp_log("Verdict: the solution does not meet the tolerance on the original model: "
+            "status numerical_error\n");
+    return SLP_OK;
+}
+
+static slp_err verdict(slp_grid_t *grid, const slp_local_problem_t *orig,
+                       const slp_settings_t *settings, double t_start, int64_t unbounded_cols,
+                       int reduced, slp_backend_t *be, slp_result_t *result)
+{
+    if (result->status == SLP_STATUS_OPTIMAL && unbounded_cols > 0) {
+        result->status = SLP_STATUS_DUAL_INFEASIBLE; /* the rest is feasible: a true ray */
+        slp_log("Verdict: the reduced problem is feasible, so the LP is unbounded\n");
+        return SLP_OK;
+    }
+    if (result->status == SLP_STATUS_DUAL_INFEASIBLE)
+        return confirm_unbounded(grid, orig, settings, t_start, be, result);
+    if (unbounded_cols > 0 &&
+        (result->status == SLP_STATUS_TIME_LIMIT || result->status == SLP_STATUS_ITERATION_LIMIT)) {
+        result->status = SLP_STATUS_INFEASIBLE_OR_UNBOUNDED;
+        return SLP_OK;
+    }
+    if (result->status == SLP_STATUS_PRIMAL_INFEASIBLE && (reduced || !result->ray_y))
+        return certify_infeasible(grid, orig, settings, t_start, be, result);
+    if (result->status == SLP_STATUS_OPTIMAL) {
+        int ok = 0;
+        SLP_CALL(verify_optimal(grid, orig, settings, result, &ok));
+        if (!ok)
+            return retry_optimal(grid, orig, settings, t_start, be, result);
+    }
+    return SLP_OK;
+}
+
+slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
+                           const slp_settings_t *settings, slp_backend_t *be,
+                           slp_result_t *result, slp_presolve_stats_t *stats)
+{
+    double t_start = slp_wall_seconds();
+    memset(result, 0, sizeof *result);
+    canonical_bounds(lp->lv, lp->uv, lp->n_loc);
+    canonical_bounds(lp->lc, lp->uc, lp->m_loc);
+    slp_local_problem_t orig;
+    SLP_CALL(slp_comm_agree(grid->world, slp_local_problem_copy(lp, &orig)));
+    int64_t unbounded_cols = 0;
+    slp_err rc = attempt(grid, lp, settings, be, result, stats, &unbounded_cols);
+    int reduced = stats->total.rows + stats->total.cols + stats->total.nnz > 0 || unbounded_cols > 0;
+    if (rc == SLP_OK)
+        rc = verdict(grid, &orig, settings, t_start, unbounded_cols, reduced, be, result);
+    slp_local_problem_free(&orig);
+    return slp_comm_agree(grid->world, rc);
 }

@@ -6,6 +6,7 @@
  * the solver negates a maximisation itself. */
 #include "presolve/presolve.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,11 @@ struct slp_presolve {
     int32_t *col_stage;  /* [n_loc] stage that removed the column, -1 if kept */
     double *col_val;     /* [n_loc] value of a removed column */
     int32_t *row_stage;  /* [m_loc] stage that removed the row, -1 if kept */
+    /* [n_loc] empty columns whose objective improves without limit: +1 / -1 is the
+     * improving direction; the column is fixed at a finite value and the verdict is
+     * left to the pipeline (unbounded only if the rest is feasible). */
+    signed char *col_ray;
+    int64_t unbounded_cols; /* global count of such columns */
     removed_entry_t *ent; /* removed entries of this rank's block */
     int64_t n_ent, cap_ent;
     unsigned char *stage_kind; /* [nstages], identical on every rank */
@@ -103,6 +109,7 @@ void slp_presolve_free(slp_presolve_t **pre)
     free(p->col_stage);
     free(p->col_val);
     free(p->row_stage);
+    free(p->col_ray);
     free(p->ent);
     free(p->stage_kind);
     free(p);
@@ -430,12 +437,14 @@ static slp_err pass_empty_rows(ps_ctx_t *x, int64_t *changed)
     for (int64_t i = 0; i < m; i++) {
         if (p->row_stage[i] >= 0 || x->rcnt[i] != 0)
             continue;
-        double scale = 1.0 + x->rowmag[i];
-        if (isfinite(p->lc[i]))
-            scale += fabs(p->lc[i]);
-        if (isfinite(p->uc[i]))
-            scale += fabs(p->uc[i]);
-        if (lp->lc[i] > SLP_PS_FEAS_TOL * scale || lp->uc[i] < -SLP_PS_FEAS_TOL * scale)
+        /* Judged against the row's own bounds: a relative tolerance of the original
+         * bound plus the rounding error of the substituted sum (a few ulps of the
+         * magnitudes moved into the bounds), never a fraction of those magnitudes. */
+        double slack_lo = SLP_PS_FEAS_TOL * (1.0 + (isfinite(p->lc[i]) ? fabs(p->lc[i]) : 0.0)) +
+                          16.0 * DBL_EPSILON * x->rowmag[i];
+        double slack_hi = SLP_PS_FEAS_TOL * (1.0 + (isfinite(p->uc[i]) ? fabs(p->uc[i]) : 0.0)) +
+                          16.0 * DBL_EPSILON * x->rowmag[i];
+        if (lp->lc[i] > slack_lo || lp->uc[i] < -slack_hi)
             bad += 1.0;
         lp->lc[i] = -INFINITY;
         lp->uc[i] = INFINITY;
@@ -478,20 +487,19 @@ static slp_err pass_empty_cols(ps_ctx_t *x, int64_t *changed)
             v = u;
         else
             v = isfinite(l) ? l : isfinite(u) ? u : 0.0;
-        if (!isfinite(v)) {
+        if (!isfinite(v)) { /* improving without limit: a primal ray, if the rest is feasible */
             unbounded += 1.0;
-            x->col_mark[j] = 0;
-            continue;
+            p->col_ray[j] = cmin < 0.0 ? 1 : -1;
+            v = isfinite(l) ? l : isfinite(u) ? u : 0.0;
         }
         lp->lv[j] = lp->uv[j] = v;
     }
     double colv[1] = {unbounded};
     SLP_CALL(batch_sums(x->grid, colv, 1, NULL, 0, NULL, 0));
     if (colv[0] > 0.0) {
-        x->status = SLP_STATUS_DUAL_INFEASIBLE;
+        p->unbounded_cols += (int64_t)colv[0];
         slp_log_verbose("presolve: %.0f empty column(s) unbounded in the objective direction\n",
                         colv[0]);
-        return SLP_OK;
     }
     return pass_fixcol(x, SLP_PRESOLVE_EMPTY_COL, x->col_mark, changed);
 }
@@ -519,6 +527,9 @@ static slp_err create(const slp_local_problem_t *lp, slp_presolve_t **out)
     SLP_CALL(slp_alloc(&p->lc, (size_t)m + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&p->uc, (size_t)m + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&p->row_stage, (size_t)m + 1, sizeof(int32_t)));
+    p->col_ray = slp_calloc((size_t)n + 1, 1);
+    if (!p->col_ray)
+        return SLP_ERR_NOMEM;
     memcpy(p->c, lp->obj, (size_t)n * sizeof(double));
     memcpy(p->lv, lp->lv, (size_t)n * sizeof(double));
     memcpy(p->uv, lp->uv, (size_t)n * sizeof(double));
@@ -657,8 +668,10 @@ slp_err slp_presolve_run(slp_grid_t *grid, slp_local_problem_t *lp, slp_presolve
             (long long)st->kind[2].rows, (long long)st->kind[2].cols, (long long)st->kind[2].nnz,
             (long long)st->kind[3].rows, (long long)st->kind[4].cols);
     if (x.status >= 0)
-        slp_log("Presolve: problem is %s\n",
-                x.status == SLP_STATUS_PRIMAL_INFEASIBLE ? "primal infeasible" : "dual infeasible");
+        slp_log("Presolve: problem is primal infeasible\n");
+    else if (p->unbounded_cols > 0)
+        slp_log("Presolve: %lld empty column%s improve the objective without limit: unbounded if the "
+                "rest is feasible\n", (long long)p->unbounded_cols, p->unbounded_cols == 1 ? "" : "s");
     *status_out = x.status;
     *out = p;
     return SLP_OK;
@@ -792,4 +805,12 @@ slp_err slp_presolve_recover(slp_grid_t *grid, const slp_presolve_t *p, slp_resu
     free(cb);
     free(rb);
     return slp_comm_agree(grid->world, rc);
+}
+
+int64_t slp_presolve_unbounded_columns(const slp_presolve_t *pre) { return pre->unbounded_cols; }
+
+void slp_presolve_column_ray(const slp_presolve_t *pre, double *dx)
+{
+    for (int64_t j = 0; j < pre->n_loc; j++)
+        dx[j] = (double)pre->col_ray[j];
 }

@@ -18,8 +18,10 @@
  *   empty      empty rows are checked (0 in [lc, uc]) and removed; empty columns
  *              are fixed at the bound that minimises c_j x_j and removed.
  * Infeasible bounds (lv > uv, lc > uc, crossing implied bounds, an empty row
- * that excludes 0) give primal infeasibility; an empty column that improves
- * without limit gives dual infeasibility.
+ * that excludes 0, judged against the row's own bounds) give primal infeasibility.
+ * An empty column that improves without limit decides nothing by itself: it is
+ * fixed at a finite value and recorded, and the pipeline reports unbounded only
+ * once the rest of the problem is shown feasible (docs/statuses.md).
  *
  * Memory per rank: O(n_loc + m_loc + removed local entries), the latter bounded
  * by nnz(A_rc). */
@@ -61,8 +63,8 @@ typedef struct slp_presolve slp_presolve_t;
 
 /* Collective. Reduces lp in place (lp->nnz becomes the global nonzero count of
  * the reduced problem). *status_out is -1 when presolve decided nothing, else
- * SLP_STATUS_PRIMAL_INFEASIBLE or SLP_STATUS_DUAL_INFEASIBLE (then the solve
- * should be skipped; *out is still created). Logs one summary line on rank 0. */
+ * SLP_STATUS_PRIMAL_INFEASIBLE (then the solve should be skipped; *out is still
+ * created). Logs one summary line on rank 0. */
 slp_err slp_presolve_run(slp_grid_t *grid, slp_local_problem_t *lp, slp_presolve_t **out,
                          int *status_out);
 
@@ -73,6 +75,12 @@ slp_err slp_presolve_run(slp_grid_t *grid, slp_local_problem_t *lp, slp_presolve
  * docs/checker.md). The residual and gap statistics still describe the reduced
  * problem. */
 slp_err slp_presolve_recover(slp_grid_t *grid, const slp_presolve_t *pre, slp_result_t *result);
+
+/* Empty columns found to improve the objective without limit (global count), and
+ * this rank's column slice of the primal ray they form (+-1 on those columns, 0
+ * elsewhere; original coordinates). */
+int64_t slp_presolve_unbounded_columns(const slp_presolve_t *pre);
+void slp_presolve_column_ray(const slp_presolve_t *pre, double *dx);
 
 /* The counts (identical on every rank). */
 const slp_presolve_stats_t *slp_presolve_stats(const slp_presolve_t *pre);

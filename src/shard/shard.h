@@ -111,6 +111,8 @@ typedef slp_err (*slp_shard_entry_fn)(void *user, int64_t i, int64_t j, double v
 typedef struct slp_shard_source {
     void *ctx;
     slp_err (*scan)(void *ctx, slp_shard_entry_fn entry, void *user, slp_model_t **skeleton);
+    const char *label; /* for messages: the file, or "model" */
+    int relax; /* accept integer columns as continuous (slp_integer_rule); set by the caller */
 } slp_shard_source_t;
 
 /* A source over an in-memory model (entries in column order). */

@@ -39,6 +39,8 @@ static slp_err skeleton_from_result(const char *path, slp_mps_result_t *res, slp
     model->uc = res->uc, res->uc = NULL;
     model->row_names = res->row_names, res->row_names = NULL;
     model->col_names = res->col_names, res->col_names = NULL;
+    if (res->n_int > 0)
+        model->is_int = res->is_int, res->is_int = NULL;
     model->col_ptr = slp_calloc((size_t)model->n + 1, sizeof(int64_t));
     slp_err rc = model->col_ptr ? slp_model_validate(model, path) : SLP_ERR_NOMEM;
     if (rc != SLP_OK) {
@@ -71,4 +73,6 @@ void slp_shard_mps_source(const char *path, slp_shard_source_t *out)
 {
     out->ctx = (void *)path;
     out->scan = mps_scan;
+    out->label = path;
+    out->relax = 0;
 }

@@ -421,6 +421,8 @@ void slp_shard_model_source(const slp_model_t *model, slp_shard_source_t *out)
 {
     out->ctx = (void *)model;
     out->scan = model_scan;
+    out->label = "model";
+    out->relax = 1; /* an in-memory model was checked by whoever built it */
 }
 
 /* ======================================================================================
@@ -470,6 +472,8 @@ static slp_err count_pass(const slp_shard_source_t *src, counts_t *ct, slp_model
     slp_err rc = src->scan(src->ctx, count_entry, ct, skel);
     if (rc == SLP_OK && !*skel)
         rc = slp_error(SLP_ERR_INTERNAL, "model source returned no skeleton");
+    if (rc == SLP_OK)
+        rc = slp_integer_rule(slp_model_integer_columns(*skel), src->label, src->relax);
     if (rc != SLP_OK)
         return rc;
     /* Make the arrays cover the model's sizes. */

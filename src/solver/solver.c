@@ -34,6 +34,7 @@ const char *slp_status_name(slp_status status)
     case SLP_STATUS_ITERATION_LIMIT: return "iteration_limit";
     case SLP_STATUS_NUMERICAL_ERROR: return "numerical_error";
     case SLP_STATUS_INTERRUPTED: return "interrupted";
+    case SLP_STATUS_INFEASIBLE_OR_UNBOUNDED: return "infeasible_or_unbounded";
     }
     return "unknown";
 }
@@ -48,6 +49,7 @@ const char *slp_status_highs_name(slp_status status)
     case SLP_STATUS_ITERATION_LIMIT: return "Iteration limit reached";
     case SLP_STATUS_NUMERICAL_ERROR: return "Unknown";
     case SLP_STATUS_INTERRUPTED: return "Interrupted by user";
+    case SLP_STATUS_INFEASIBLE_OR_UNBOUNDED: return "Primal infeasible or unbounded";
     }
     return "Unknown";
 }
@@ -212,6 +214,28 @@ static slp_err extract(slp_pdhg_t *s, double sense, slp_result_t *res)
     free(c);
     free(dcol);
     free(drow);
+    return rc;
+}
+
+/* The certificate of an infeasible or unbounded status, unscaled (ray_x / dcol,
+ * ray_y / drow); the positive factors theta_b, theta_c do not change a ray. */
+static slp_err extract_ray(slp_pdhg_t *s, slp_result_t *res)
+{
+    slp_backend_t *be = s->be;
+    int dual = res->status == SLP_STATUS_PRIMAL_INFEASIBLE;
+    if (!dual && res->status != SLP_STATUS_DUAL_INFEASIBLE)
+        return SLP_OK;
+    int64_t len = dual ? s->m : s->n;
+    double **out = dual ? &res->ray_y : &res->ray_x;
+    double *factor = NULL;
+    SLP_CALL(slp_alloc(out, (size_t)len + 1, sizeof(double)));
+    SLP_CALL(slp_alloc(&factor, (size_t)len + 1, sizeof(double)));
+    slp_err rc = be->vec_download(be, *out, dual ? s->ray_y : s->ray_x, len);
+    if (rc == SLP_OK)
+        rc = be->vec_download(be, factor, dual ? s->drow : s->dcol, len);
+    for (int64_t k = 0; rc == SLP_OK && k < len; k++)
+        (*out)[k] /= factor[k];
+    free(factor);
     return rc;
 }
 
@@ -420,6 +444,8 @@ slp_err slp_solve(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
         rc = main_loop(&s, sense, result);
     if (rc == SLP_OK)
         rc = extract(&s, sense, result);
+    if (rc == SLP_OK)
+        rc = extract_ray(&s, result);
     destroy_solver(&s);
     if (rc != SLP_OK)
         slp_result_free(result);
@@ -432,5 +458,8 @@ void slp_result_free(slp_result_t *result)
     free(result->rc);
     free(result->y);
     free(result->ax);
+    free(result->ray_x);
+    free(result->ray_y);
     result->x = result->rc = result->y = result->ax = NULL;
+    result->ray_x = result->ray_y = NULL;
 }

@@ -18,7 +18,10 @@ typedef enum {
     SLP_STATUS_TIME_LIMIT,
     SLP_STATUS_ITERATION_LIMIT,
     SLP_STATUS_NUMERICAL_ERROR,
-    SLP_STATUS_INTERRUPTED
+    SLP_STATUS_INTERRUPTED,
+    /* Neither primal feasibility nor a Farkas certificate could be established after
+     * evidence of an unbounded direction (HiGHS "Primal infeasible or unbounded"). */
+    SLP_STATUS_INFEASIBLE_OR_UNBOUNDED
 } slp_status;
 
 /* "optimal", "primal_infeasible", ... (the JSON spelling). */
@@ -56,6 +59,11 @@ typedef struct slp_result {
     double *rc;  /* [n_loc] reduced costs */
     double *y;   /* [m_loc] row duals of row block r */
     double *ax;  /* [m_loc] row activities */
+    /* Certificates in original coordinates (docs/statuses.md), NULL when none:
+     * ray_y [m_loc] a Farkas dual ray (primal_infeasible), ray_x [n_loc] an improving
+     * primal ray (dual_infeasible). Any positive multiple is the same certificate. */
+    double *ray_x;
+    double *ray_y;
 } slp_result_t;
 
 /* Solve. `lp` is modified in place (preprocessed and scaled) and its matrix is

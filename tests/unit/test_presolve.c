@@ -19,6 +19,7 @@
 #include "check/check.h"
 #include "core/log.h"
 #include "core/model.h"
+#include "presolve/pipeline.h"
 #include "grid/comm.h"
 #include "grid/distribute.h"
 #include "grid/grid.h"
@@ -269,6 +270,29 @@ static void test_all_removed(void)
 }
 
 /* Infeasible and unbounded models decided by presolve alone. */
+/* The status of the whole pipeline (presolve, solve, verdict) on 1e-8. */
+static int pipeline_status(const slp_model_t *model, int presolve)
+{
+    slp_local_problem_t lp;
+    CHECK(slp_distribute_model(grid, grid->rank == 0 ? model : NULL, &lp) == SLP_OK,
+          "distribute: %s", slp_error_message());
+    slp_settings_t set;
+    slp_settings_default(&set);
+    set.tol = 1e-8;
+    set.presolve = presolve;
+    slp_backend_t *be = NULL;
+    CHECK(slp_backend_cpu_create(1, &be) == SLP_OK, "backend");
+    slp_result_t res;
+    slp_presolve_stats_t stats;
+    CHECK(slp_solve_pipeline(grid, &lp, &set, be, &res, &stats) == SLP_OK, "pipeline: %s",
+          slp_error_message());
+    int status = (int)res.status;
+    slp_result_free(&res);
+    be->destroy(be);
+    slp_local_problem_free(&lp);
+    return status;
+}
+
 static void test_decided_by_presolve(void)
 {
     outcome_t o;
@@ -317,16 +341,27 @@ static void test_decided_by_presolve(void)
         double a[] = {1, 0}, c[] = {1, -1}, lv[] = {0, 0}, uv[] = {INFINITY, INFINITY};
         double lc[] = {1}, uc[] = {INFINITY};
         slp_model_t *model = dense_model(1, 2, a, c, lv, uv, lc, uc, 1);
-        run(model, 1, &o);
-        CHECK(o.status == SLP_STATUS_DUAL_INFEASIBLE, "empty column: status %d", o.status);
+        CHECK(pipeline_status(model, 1) == SLP_STATUS_DUAL_INFEASIBLE, "empty column: unbounded");
+        CHECK(pipeline_status(model, 0) == SLP_STATUS_DUAL_INFEASIBLE,
+              "empty column, no presolve: unbounded");
         slp_model_destroy(&model);
     }
     { /* the same as a maximisation of +x2: unbounded too */
         double a[] = {1, 0}, c[] = {-1, 1}, lv[] = {0, 0}, uv[] = {INFINITY, INFINITY};
         double lc[] = {1}, uc[] = {INFINITY};
         slp_model_t *model = dense_model(1, 2, a, c, lv, uv, lc, uc, -1);
-        run(model, 1, &o);
-        CHECK(o.status == SLP_STATUS_DUAL_INFEASIBLE, "empty column max: status %d", o.status);
+        CHECK(pipeline_status(model, 1) == SLP_STATUS_DUAL_INFEASIBLE, "empty column max: unbounded");
+        slp_model_destroy(&model);
+    }
+    { /* an improving empty column, but the rest is infeasible (x1 <= -1, x1 >= 0): the
+       * verdict is Infeasible, never Unbounded (HiGHS and Clp agree) */
+        double a[] = {1, 0}, c[] = {1, -1}, lv[] = {0, 0}, uv[] = {INFINITY, INFINITY};
+        double lc[] = {-INFINITY}, uc[] = {-1};
+        slp_model_t *model = dense_model(1, 2, a, c, lv, uv, lc, uc, 1);
+        CHECK(pipeline_status(model, 1) == SLP_STATUS_PRIMAL_INFEASIBLE,
+              "empty improving column + infeasible rest: infeasible");
+        CHECK(pipeline_status(model, 0) == SLP_STATUS_PRIMAL_INFEASIBLE,
+              "empty improving column + infeasible rest, no presolve: infeasible");
         slp_model_destroy(&model);
     }
 }

@@ -513,7 +513,7 @@ int main(int argc, char **argv)
             CHECK(dirs_identical(dir, sdir), "stream %dx%d budget %d: not byte-identical", R, C, b);
             rm_dir(sdir);
         }
-        slp_shard_source_t rev = {model, reverse_scan};
+        slp_shard_source_t rev = {model, reverse_scan, "model", 1};
         path_of(sdir, sizeof sdir, "rev.shards");
         rc = slp_shard_write_stream(&rev, R, C, 100, sdir);
         CHECK(rc == SLP_OK && dirs_identical(dir, sdir), "stream %dx%d of reversed entries: %s", R,

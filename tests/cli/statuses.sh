@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Statuses that must never be wrong (docs/statuses.md): the fixtures of
+# tests/data/statuses on 1x1 and 2x2 grids against their known HiGHS statuses,
+# certificates written by --sol verified by `shardlp check` (and negated ones
+# refused), Netlib's cplex1 infeasible, integer models refused without --relax.
+# Usage: statuses.sh BUILD/shardlp REPO SHARED
+set -uo pipefail
+BIN=$(readlink -f "$1"); REPO=$(readlink -f "$2"); SHARED=$(readlink -f "$3")
+MPIRUN="mpirun --allow-run-as-root --oversubscribe"
+DATA="$REPO/tests/data/statuses"
+TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+fails=0; passes=0
+ok() { passes=$((passes + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+status_of() { sed -n 's/^Model status *: //p' "$1" | tail -1; }
+
+# Negate every value of the certificate section of a solution file.
+negate_ray() {
+    awk 'BEGIN { inray = 0 }
+         /^# (Primal|Dual) ray/ { inray = 1; print; next }
+         /^# Basis/ { inray = 0 }
+         inray && NF == 2 && $1 != "#" { printf "%s %.17g\n", $1, -$2; next }
+         { print }' "$1" > "$2"
+}
+
+expect() { # FILE STATUS
+    local f="$DATA/$1" want="$2" name="${1%.mps}"
+    for grid in 1x1 2x2; do
+        local log="$TMP/$name.$grid.log" sol="$TMP/$name.$grid.sol"
+        if [ "$grid" = 1x1 ]; then
+            "$BIN" solve "$f" --tol 1e-8 --sol "$sol" > "$log" 2>&1
+        else
+            $MPIRUN -np 4 "$BIN" solve "$f" --tol 1e-8 --grid 2x2 --sol "$sol" > "$log" 2>&1
+        fi
+        local rc=$? got; got=$(status_of "$log")
+        [ $rc -eq 0 ] && [ "$got" = "$want" ] && ok || bad "$name $grid: '$got' (exit $rc), want '$want'"
+        "$BIN" check "$f" "$sol" > "$TMP/check.out" 2>&1 && ok || { bad "$name $grid: certificate/solution not verified"; cat "$TMP/check.out"; }
+        if [ "$want" != Optimal ]; then
+            negate_ray "$sol" "$TMP/neg.sol"
+            "$BIN" check "$f" "$TMP/neg.sol" > "$TMP/check.out" 2>&1
+            [ $? -eq 1 ] && ok || bad "$name $grid: negated certificate accepted"
+        fi
+    done
+}
+
+expect fixed-cancel-infeasible.mps Infeasible
+expect pulp-relaxation-infeasible.mps Infeasible
+expect primal-dual-infeasible.mps Infeasible
+expect unbounded.mps Unbounded
+expect unbounded-empty-column.mps Unbounded
+
+# A status claim without its certificate is not verified.
+printf 'Model status\nInfeasible\n\n# Primal solution values\nNone\n\n# Dual solution values\nNone\n' > "$TMP/claim.sol"
+"$BIN" check "$DATA/unbounded.mps" "$TMP/claim.sol" > /dev/null 2>&1
+[ $? -eq 1 ] && ok || bad "an Infeasible claim without a ray passed the checker"
+
+# Netlib cplex1 is infeasible (once reported Unbounded).
+"$BIN" solve "$SHARED/lp/netlib-infeas/cplex1.mps.gz" --time-limit 120 --sol "$TMP/cplex1.sol" > "$TMP/cplex1.log" 2>&1
+got=$(status_of "$TMP/cplex1.log")
+[ "$got" = Infeasible ] && ok || bad "cplex1: '$got', want Infeasible"
+
+# Integer models: refused without --relax (one line, exit non-zero, no solution file),
+# solved as the relaxation with --relax or solve_relaxation=true.
+"$BIN" solve "$DATA/integer.mps" --sol "$TMP/int.sol" > "$TMP/int.out" 2> "$TMP/int.err"
+rc=$?
+[ $rc -ne 0 ] && [ "$(wc -l < "$TMP/int.err")" -eq 1 ] && grep -q "integer column" "$TMP/int.err" &&
+    [ ! -e "$TMP/int.sol" ] && ok || bad "integer model not refused cleanly (exit $rc): $(cat "$TMP/int.err")"
+"$BIN" solve "$DATA/integer.mps" --relax --tol 1e-8 > "$TMP/int.out" 2>&1
+grep -q "LP relaxation" "$TMP/int.out" && [ "$(status_of "$TMP/int.out")" = Optimal ] &&
+    grep -q "Objective value *: -3.5" "$TMP/int.out" && ok || bad "--relax did not solve the relaxation"
+printf 'solve_relaxation = true\nlog_file = %s\n' "$TMP/int.log" > "$TMP/opts"
+"$BIN" "$DATA/integer.mps" --options_file "$TMP/opts" > /dev/null 2>&1 && grep -q "LP relaxation" "$TMP/int.log" &&
+    ok || bad "solve_relaxation=true not honoured"
+printf 'log_file = %s\n' "$TMP/int2.log" > "$TMP/opts2"
+"$BIN" "$DATA/integer.mps" --options_file "$TMP/opts2" > /dev/null 2>&1
+[ $? -ne 0 ] && grep -q "integer column" "$TMP/int2.log" && ! grep -q "Model status" "$TMP/int2.log" &&
+    ok || bad "the refusal is not in the HiGHS log file"
+"$BIN" shard "$DATA/integer.mps" --grid 1x1 --out "$TMP/int.shards" > /dev/null 2>&1
+[ $? -ne 0 ] && [ ! -e "$TMP/int.shards" ] && ok || bad "shard accepted an integer model without --relax"
+"$BIN" shard "$DATA/integer.mps" --grid 1x1 --out "$TMP/int.shards" --relax > /dev/null 2>&1 && ok ||
+    bad "shard --relax failed"
+
+echo "statuses: $passes passed, $fails failed"
+[ $fails -eq 0 ]
