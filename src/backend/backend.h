@@ -53,6 +53,8 @@ enum {
     SLP_COL_RAY_CD,   /* c . d_x */
     SLP_COL_RAY_QOBJ, /* sum max(q,0) l_v + min(q,0) u_v (finite parts), q = -A^T d_y */
     SLP_COL_RAY_QVIOL,/* max (max(0,q)[l_v = -inf] + max(0,-q)[u_v = +inf]) s_j */
+    SLP_COL_RAY_CDABS,/* sum |c_j d_j|: the size of c . d_x's terms (significance test) */
+    SLP_COL_RAY_QABS, /* sum of |the SLP_COL_RAY_QOBJ terms| */
     SLP_COL_COUNT
 };
 typedef struct {
@@ -74,6 +76,7 @@ enum {
     SLP_ROW_RAY_DMAX, /* max |d_y| of the dual ray */
     SLP_ROW_RAY_OBJ,  /* sum max(d,0) l + min(d,0) u (finite parts) */
     SLP_ROW_RAY_VIOL, /* max (max(0,-(A d_x)) [l finite] + max(0, A d_x) [u finite]) r_i */
+    SLP_ROW_RAY_ABS,  /* sum of |the SLP_ROW_RAY_OBJ terms| */
     SLP_ROW_COUNT
 };
 typedef struct {

@@ -18,7 +18,10 @@ SLP_INLINE void slp_col_check_coord(const slp_col_check_args *a, int64_t j, doub
     double lv = a->lv[j], uv = a->uv[j];
     s[SLP_COL_RAY_DMAX] = fmax(s[SLP_COL_RAY_DMAX], fabs(d));
     s[SLP_COL_RAY_CD] += a->c[j] * d;
-    s[SLP_COL_RAY_QOBJ] += slp_dual_row_term(qr, lv, uv);
+    s[SLP_COL_RAY_CDABS] += fabs(a->c[j] * d);
+    double qterm = slp_dual_row_term(qr, lv, uv);
+    s[SLP_COL_RAY_QOBJ] += qterm;
+    s[SLP_COL_RAY_QABS] += fabs(qterm);
     double viol = (lv == -INFINITY ? fmax(0.0, qr) : 0.0) + (uv == INFINITY ? fmax(0.0, -qr) : 0.0);
     s[SLP_COL_RAY_QVIOL] = fmax(s[SLP_COL_RAY_QVIOL], viol * a->dcol[j]);
     double q = a->aty[j] - a->g[j];
@@ -40,7 +43,9 @@ SLP_INLINE void slp_row_check_coord(const slp_row_check_args *a, int64_t i, doub
     double d = a->ray_y[i], ad = a->ax_ray[i];
     double l = a->l[i], u = a->u[i];
     s[SLP_ROW_RAY_DMAX] = fmax(s[SLP_ROW_RAY_DMAX], fabs(d));
-    s[SLP_ROW_RAY_OBJ] += slp_dual_row_term(d, l, u);
+    double term = slp_dual_row_term(d, l, u);
+    s[SLP_ROW_RAY_OBJ] += term;
+    s[SLP_ROW_RAY_ABS] += fabs(term);
     double viol = (isfinite(l) ? fmax(0.0, -ad) : 0.0) + (isfinite(u) ? fmax(0.0, ad) : 0.0);
     s[SLP_ROW_RAY_VIOL] = fmax(s[SLP_ROW_RAY_VIOL], viol * a->drow[i]);
     double rp = slp_row_violation(a->ax[i], l, u) * a->drow[i];

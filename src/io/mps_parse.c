@@ -138,6 +138,7 @@ typedef struct {
     char *name;
     char *obj_name;
     int sense;
+    int sense_given;      /* an OBJSENSE was read (a second one is an error) */
     double obj_const;
     int has_obj_const;
     int64_t warn_count[W_COUNT];
@@ -202,12 +203,21 @@ static int read_line(parser_t *p, slp_err *err)
                                  "(truncated file?)", p->path, (long long)p->lineno + 1);
                 return 0;
             }
+            if (!gzeof(p->file)) { /* gzgets stopped at a NUL byte, not at the end */
+                *err = slp_error(SLP_ERR_INPUT, "%s:%lld: NUL byte in the line (not a text file?)",
+                                 p->path, (long long)p->lineno + 1);
+                return 0;
+            }
             break;
         }
     }
     while (len > 0 && (p->line[len - 1] == '\n' || p->line[len - 1] == '\r'))
         len--;
     p->line[len] = '\0';
+    if (p->lineno == 0 && len >= 3 && !memcmp(p->line, "\xEF\xBB\xBF", 3)) { /* UTF-8 BOM */
+        memmove(p->line, p->line + 3, len - 2);
+        len -= 3;
+    }
     p->line_len = len;
     p->lineno++;
     return 1;
@@ -872,6 +882,8 @@ static slp_err apply_columns(parser_t *p, const dline_t *d)
 static slp_err use_set(parser_t *p, int which, const char *set, int *use)
 {
     *use = 1;
+    if (!*set) /* a line without a set name belongs to every set (as HiGHS reads it) */
+        return SLP_OK;
     if (!p->set_name[which]) {
         p->set_name[which] = slp_strdup(set);
         return p->set_name[which] ? SLP_OK : SLP_ERR_NOMEM;
@@ -1126,6 +1138,8 @@ static slp_err header_line(parser_t *p)
         return SLP_OK;
     }
     if (tok_is(key, "OBJSENSE") || tok_is(key, "OBJSENS")) {
+        if (p->sense_given++)
+            return input_error(p, "second OBJSENSE (the first one is on an earlier line)");
         if (ntok >= 2) {
             if (!parse_sense(tok[1], &p->sense))
                 return input_error(p, "unknown objective sense '%.*s' (expected MIN or MAX)",

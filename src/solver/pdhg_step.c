@@ -72,6 +72,9 @@ static void ray_measures(const slp_pdhg_t *s, const double *col, const double *r
     double obj = (row[SLP_ROW_RAY_OBJ] + col[SLP_COL_RAY_QOBJ]) / (tb * tc);
     double viol = col[SLP_COL_RAY_QVIOL] / tc;
     double scale = fmax(row[SLP_ROW_RAY_DMAX], viol);
+    chk->primal_ray_size = dxmax > 0.0 ? col[SLP_COL_RAY_CDABS] / dxmax / (tb * tc) : 0.0;
+    chk->dual_ray_size =
+        scale > 0.0 ? (row[SLP_ROW_RAY_ABS] + col[SLP_COL_RAY_QABS]) / (tb * tc) / scale : 0.0;
     chk->dual_ray_obj = scale > 0.0 ? obj / scale : 0.0;
     chk->dual_ray_infeas = scale > 0.0 ? viol / scale : 0.0;
 }

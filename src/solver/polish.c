@@ -150,7 +150,12 @@ static slp_err run_phase(slp_pdhg_t *p, int dual_phase, int64_t budget, double d
     p->omega = p->omega0;
     slp_check_t chk;
     *reached = 0;
-    while (loop.total < budget && slp_wall_seconds() < deadline) {
+    /* The deadline is judged on one clock for all ranks (the latest), so every rank
+     * leaves the phase after the same window and the collectives stay matched. */
+    double now[1] = {slp_wall_seconds()}, limit[1] = {deadline};
+    SLP_CALL(slp_comm_max(p->grid->world, now, 1));
+    SLP_CALL(slp_comm_min(p->grid->world, limit, 1));
+    while (loop.total < budget && now[0] < limit[0]) {
         SLP_CALL(slp_pdhg_window(p, &loop, &chk));
         if (!slp_pdhg_all_finite(&chk))
             break;
@@ -159,6 +164,8 @@ static slp_err run_phase(slp_pdhg_t *p, int dual_phase, int64_t budget, double d
             break;
         }
         slp_pdhg_after_check(p, &loop, &chk);
+        now[0] = slp_wall_seconds();
+        SLP_CALL(slp_comm_max(p->grid->world, now, 1));
     }
     *iterations = loop.total;
     return SLP_OK;

@@ -45,6 +45,9 @@ typedef struct {
     double primal_ray_infeas;    /* its worst row violation */
     double dual_ray_obj;         /* dual objective of the normalised dual ray (> 0: Farkas) */
     double dual_ray_infeas;      /* its worst reduced-cost sign violation */
+    /* sums of the magnitudes of the objective terms of each ray (same normalisation):
+     * a ray objective below SLP_RAY_SIGNIFICANCE times this is rounding, not a proof */
+    double primal_ray_size, dual_ray_size;
 } slp_check_t;
 
 typedef struct {

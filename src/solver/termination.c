@@ -40,14 +40,21 @@ int slp_pdhg_is_optimal(const slp_pdhg_t *s, const slp_check_t *chk)
     return slp_pdhg_primal_feasible(s, chk) && slp_pdhg_dual_feasible(s, chk) && gap_small(s, chk);
 }
 
+/* A ray objective that is only the rounding left of cancelling terms proves nothing
+ * (a feasible LP once showed a "Farkas ray" with objective 5e-20 and no violation):
+ * it must exceed this fraction of the sum of its terms' magnitudes. */
+#define SLP_RAY_SIGNIFICANCE 1e-9
+
 int slp_pdhg_primal_infeasible(const slp_pdhg_t *s, const slp_check_t *chk)
 {
-    return chk->dual_ray_obj > 0.0 && chk->dual_ray_infeas / chk->dual_ray_obj <= s->set->eps_infeas;
+    return chk->dual_ray_obj > SLP_RAY_SIGNIFICANCE * chk->dual_ray_size &&
+           chk->dual_ray_obj > 0.0 && chk->dual_ray_infeas / chk->dual_ray_obj <= s->set->eps_infeas;
 }
 
 int slp_pdhg_dual_infeasible(const slp_pdhg_t *s, const slp_check_t *chk)
 {
-    return chk->primal_ray_obj < 0.0 &&
+    return -chk->primal_ray_obj > SLP_RAY_SIGNIFICANCE * chk->primal_ray_size &&
+           chk->primal_ray_obj < 0.0 &&
            chk->primal_ray_infeas / -chk->primal_ray_obj <= s->set->eps_infeas;
 }
 

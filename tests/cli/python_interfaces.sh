@@ -11,10 +11,10 @@ LIB="$BUILD/libshardlp.so"
 [ -f "$LIB" ] || { echo "python_interfaces: $LIB not built"; exit 1; }
 VENV="$BUILD/pyenv"
 PY="$VENV/bin/python"
-if [ ! -x "$PY" ] || ! "$PY" -c "import numpy, scipy, pytest, pulp, pyomo" 2>/dev/null; then
+if [ ! -x "$PY" ] || ! "$PY" -c "import numpy, scipy, pytest, pulp, pyomo, highspy" 2>/dev/null; then
     python3 -m venv "$VENV" || { echo "python_interfaces: cannot create a venv (apt-get install python3-venv)"; exit 1; }
     # PuLP < 4 still bundles CBC, the reference solver of the PuLP and Pyomo tests.
-    "$PY" -m pip install -q --disable-pip-version-check numpy scipy pytest "pulp>=2.7,<4" "pyomo>=6.4"
+    "$PY" -m pip install -q --disable-pip-version-check numpy scipy pytest "pulp>=2.7,<4" "pyomo>=6.4" highspy
 fi
 # A fresh copy of the package every run (the tree may have changed).
 "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$REPO/python"

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# MPS readings that once changed the model silently (docs/mps.md): a NUL byte is an
+# error naming file:line; a UTF-8 byte-order mark is skipped; a second OBJSENSE is an
+# error; RHS/BOUNDS lines without a set name are read (as HiGHS reads them).
+# Usage: mps_readings.sh BUILD/shardlp REPO SHARED
+set -uo pipefail
+BIN=$(readlink -f "$1")
+TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+fails=0; passes=0
+ok() { passes=$((passes + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+objective() { sed -n 's/^Objective value *: //p' "$1"; }
+
+# min -x - y, x + y <= 4 (r1), x <= 1: optimum -4
+base='NAME T\nROWS\n N obj\n L r1\nCOLUMNS\n    x obj -1 r1 1\n    y obj -1 r1 1\nRHS\n    rhs r1 4\nBOUNDS\n UP bnd x 1\nENDATA\n'
+printf "$base" > "$TMP/base.mps"
+
+printf "$base" | sed 's/ UP bnd x 1/ UP bnd x 1\x00 2/' > "$TMP/nul.mps"
+"$BIN" solve "$TMP/nul.mps" > "$TMP/out" 2> "$TMP/err"
+[ $? -ne 0 ] && grep -q "nul.mps:11: NUL byte" "$TMP/err" && [ "$(wc -l < "$TMP/err")" -eq 1 ] && ok ||
+    bad "NUL byte: $(cat "$TMP/err")"
+
+{ printf '\xef\xbb\xbf'; printf "$base"; } > "$TMP/bom.mps"
+"$BIN" solve "$TMP/bom.mps" --tol 1e-8 > "$TMP/out" 2>&1
+awk -v v="$(objective "$TMP/out")" 'BEGIN { exit !(v + 4 < 1e-6 && v + 4 > -1e-6) }' && ok || bad "BOM: $(tail -2 "$TMP/out")"
+
+printf "$base" | sed 's/^ROWS/OBJSENSE MAX\nOBJSENSE MIN\nROWS/' > "$TMP/sense.mps"
+"$BIN" solve "$TMP/sense.mps" > "$TMP/out" 2> "$TMP/err"
+[ $? -ne 0 ] && grep -q "sense.mps:3: second OBJSENSE" "$TMP/err" && ok || bad "OBJSENSE twice: $(cat "$TMP/err")"
+
+# RHS r2 without a set name after the named set: min -x - y, x <= 4, y <= 3 -> -7
+printf 'NAME T\nROWS\n N obj\n L r1\n L r2\nCOLUMNS\n    x obj -1 r1 1\n    y obj -1 r2 1\nRHS\n    rhs r1 4\n    r2 3\nENDATA\n' > "$TMP/noset.mps"
+"$BIN" solve "$TMP/noset.mps" --tol 1e-8 > "$TMP/out" 2>&1
+awk -v v="$(objective "$TMP/out")" 'BEGIN { exit !(v + 7 < 1e-6 && v + 7 > -1e-6) }' && ok || bad "name-less RHS line: $(tail -2 "$TMP/out")"
+
+echo "mps_readings: $passes passed, $fails failed"
+[ $fails -eq 0 ]
