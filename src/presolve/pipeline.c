@@ -181,6 +181,8 @@ static slp_err certify_infeasible(slp_grid_t *grid, const slp_local_problem_t *o
 {
     slp_settings_t set = follow_up(settings, t_start);
     set.presolve = 0;
+    /* The status is already proven; the certificate is worth a bounded effort only. */
+    set.time_limit = fmin(set.time_limit, 10.0 + 2.0 * (slp_wall_seconds() - t_start));
     slp_result_t cert;
     SLP_CALL(solve_copy(grid, orig, &set, 0, be, &cert));
     if (cert.status == SLP_STATUS_PRIMAL_INFEASIBLE && cert.ray_y) {

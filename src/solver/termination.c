@@ -2,6 +2,7 @@
  * relative (cuPDLPx) form uses strict inequalities; the OR-Tools detailed form
  * uses <= as written there. Order of tests is the caller's: optimal, primal
  * infeasible, dual infeasible, limits. */
+#include <float.h>
 #include <math.h>
 
 #include "solver/solver_internal.h"
@@ -41,9 +42,11 @@ int slp_pdhg_is_optimal(const slp_pdhg_t *s, const slp_check_t *chk)
 }
 
 /* A ray objective that is only the rounding left of cancelling terms proves nothing
- * (a feasible LP once showed a "Farkas ray" with objective 5e-20 and no violation):
- * it must exceed this fraction of the sum of its terms' magnitudes. */
-#define SLP_RAY_SIGNIFICANCE 1e-9
+ * (a feasible LP once showed a "Farkas ray" with objective 1e-17 of its terms' size and
+ * no violation): it must exceed this fraction (64 ulps) of the sum of its terms'
+ * magnitudes. Genuine certificates can cancel heavily (5e-13 of the size on
+ * tests/data/statuses/fixed-cancel-infeasible.mps), so the floor stays at rounding level. */
+#define SLP_RAY_SIGNIFICANCE (64.0 * DBL_EPSILON)
 
 int slp_pdhg_primal_infeasible(const slp_pdhg_t *s, const slp_check_t *chk)
 {
