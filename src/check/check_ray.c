@@ -44,7 +44,7 @@ static void note(slp_ray_result_t *out, long double breach, int64_t at, int is_r
 static void finish(slp_ray_result_t *out, long double obj, long double worst, long double scale,
                    int want_positive)
 {
-    if (!(scale > 0.0L) || isnan(scale)) { /* empty or non-finite ray proves nothing */
+    if (!(scale > 0.0L)) { /* empty or non-finite (NaN) ray proves nothing */
         out->objective = isnan(scale) ? NAN : 0.0;
         out->violation = isnan(scale) ? NAN : 0.0;
         out->quality = INFINITY;

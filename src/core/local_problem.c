@@ -1,5 +1,6 @@
 #include "local_problem.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,22 @@ void slp_local_problem_free(slp_local_problem_t *lp)
     free(lp->uc);
     slp_csr_free(&lp->A);
     memset(lp, 0, sizeof *lp);
+}
+
+static void canonical_pair(double *lo, double *hi, int64_t len)
+{
+    for (int64_t k = 0; k < len; k++) {
+        if (lo[k] <= -SLP_INFINITE_BOUND)
+            lo[k] = -INFINITY;
+        if (hi[k] >= SLP_INFINITE_BOUND)
+            hi[k] = INFINITY;
+    }
+}
+
+void slp_local_problem_canonical_bounds(slp_local_problem_t *lp)
+{
+    canonical_pair(lp->lv, lp->uv, lp->n_loc);
+    canonical_pair(lp->lc, lp->uc, lp->m_loc);
 }
 
 slp_err slp_local_problem_copy(const slp_local_problem_t *src, slp_local_problem_t *dst)

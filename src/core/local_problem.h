@@ -51,6 +51,11 @@ typedef struct slp_local_problem {
 slp_err slp_local_problem_alloc(slp_local_problem_t *lp, int R, int C, int64_t m_loc,
                                 int64_t n_loc, int64_t nnz_loc);
 void slp_local_problem_free(slp_local_problem_t *lp);
+/* Bounds with |v| >= SLP_INFINITE_BOUND become +-INFINITY (the one canonical form of
+ * infinite bounds used by presolve, the solver's verdict and the checker on the grid). */
+#define SLP_INFINITE_BOUND 1e20
+void slp_local_problem_canonical_bounds(slp_local_problem_t *lp);
+
 /* Deep copy (block and slices). */
 slp_err slp_local_problem_copy(const slp_local_problem_t *src, slp_local_problem_t *dst);
 

@@ -48,17 +48,6 @@ static slp_err decided_result(const slp_local_problem_t *lp, int status, slp_res
     return SLP_OK;
 }
 
-/* |v| >= 1e20 is infinite, as everywhere in the solver. */
-static void canonical_bounds(double *lo, double *hi, int64_t len)
-{
-    for (int64_t k = 0; k < len; k++) {
-        if (lo[k] <= -1e20)
-            lo[k] = -INFINITY;
-        if (hi[k] >= 1e20)
-            hi[k] = INFINITY;
-    }
-}
-
 /* Presolve (unless off), solve, recover. *unbounded_cols receives presolve's count
  * of improving empty columns, whose ray replaces the solver's when set. */
 static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_t *settings,
@@ -293,8 +282,7 @@ slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
 {
     double t_start = slp_wall_seconds();
     memset(result, 0, sizeof *result);
-    canonical_bounds(lp->lv, lp->uv, lp->n_loc);
-    canonical_bounds(lp->lc, lp->uc, lp->m_loc);
+    slp_local_problem_canonical_bounds(lp);
     slp_local_problem_t orig;
     SLP_CALL(slp_comm_agree(grid->world, slp_local_problem_copy(lp, &orig)));
     int64_t unbounded_cols = 0;

@@ -15,7 +15,7 @@
 #include "core/timer.h"
 #include "solver/reduce.h"
 
-#define SLP_PS_INF_BOUND 1e20    /* |bound| >= this is infinite (as in the solver) */
+#define SLP_PS_INF_BOUND SLP_INFINITE_BOUND
 #define SLP_PS_MIN_PIVOT 1e-9    /* a singleton entry must exceed this in magnitude */
 #define SLP_PS_FEAS_TOL 1e-9     /* relative tolerance for crossing bounds and empty rows */
 #define SLP_PS_MAX_ROUNDS 16
@@ -143,16 +143,6 @@ static slp_err batch_sums(slp_grid_t *grid, double *col, int ncol, double *row, 
     for (int j = 0; j < nblk; j++)
         blk[j] = buf[k++];
     return SLP_OK;
-}
-
-static void map_infinite(double *lo, double *hi, int64_t len)
-{
-    for (int64_t k = 0; k < len; k++) {
-        if (lo[k] <= -SLP_PS_INF_BOUND)
-            lo[k] = -INFINITY;
-        if (hi[k] >= SLP_PS_INF_BOUND)
-            hi[k] = INFINITY;
-    }
 }
 
 /* Global nonzeros of every row of row block r (sum over row_comm). */
@@ -623,8 +613,7 @@ slp_err slp_presolve_run(slp_grid_t *grid, slp_local_problem_t *lp, slp_presolve
     double t0 = slp_wall_seconds();
     *out = NULL;
     *status_out = -1;
-    map_infinite(lp->lv, lp->uv, lp->n_loc);
-    map_infinite(lp->lc, lp->uc, lp->m_loc);
+    slp_local_problem_canonical_bounds(lp);
     slp_presolve_t *p = NULL;
     slp_err rc = create(lp, &p);
     ps_ctx_t x = {0};

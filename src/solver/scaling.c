@@ -6,19 +6,8 @@
 
 #include "solver/reduce.h"
 
-#define SLP_INFINITE_BOUND 1e20
 #define SLP_MATRIX_ZERO_TOL 1e-9
 #define SLP_SCALE_FLOOR 1e-12
-
-static void infinite_bounds(double *lo, double *hi, int64_t len)
-{
-    for (int64_t k = 0; k < len; k++) {
-        if (lo[k] <= -SLP_INFINITE_BOUND)
-            lo[k] = -INFINITY;
-        if (hi[k] >= SLP_INFINITE_BOUND)
-            hi[k] = INFINITY;
-    }
-}
 
 slp_err slp_preprocess(slp_local_problem_t *lp, int64_t *dropped)
 {
@@ -27,8 +16,7 @@ slp_err slp_preprocess(slp_local_problem_t *lp, int64_t *dropped)
             lp->obj[j] = -lp->obj[j];
         lp->obj_const = -lp->obj_const;
     }
-    infinite_bounds(lp->lv, lp->uv, lp->n_loc);
-    infinite_bounds(lp->lc, lp->uc, lp->m_loc);
+    slp_local_problem_canonical_bounds(lp);
     /* Compact the CSR in place, dropping tiny entries. */
     slp_csr_t *a = &lp->A;
     int64_t out = 0;
