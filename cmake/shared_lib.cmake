@@ -32,3 +32,11 @@ target_compile_options(example_user_comm PRIVATE ${SLP_WARNINGS})
 target_include_directories(example_user_comm PRIVATE ${CMAKE_SOURCE_DIR}/include)
 target_link_libraries(example_user_comm PRIVATE shardlp_shared MPI::MPI_C m)
 set_target_properties(example_user_comm PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
+
+# examples/solve_options.c: the C API driven by NAME=VALUE options (MPS or shards);
+# python/tests/test_front_ends.py compares it with the command line and Python.
+add_executable(example_solve_options ${CMAKE_SOURCE_DIR}/examples/solve_options.c)
+target_compile_options(example_solve_options PRIVATE ${SLP_WARNINGS})
+target_include_directories(example_solve_options PRIVATE ${CMAKE_SOURCE_DIR}/include)
+target_link_libraries(example_solve_options PRIVATE shardlp_shared)
+set_target_properties(example_solve_options PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})

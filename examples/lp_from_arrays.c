@@ -42,12 +42,12 @@ int main(int argc, char **argv)
     if (check(shardlp_problem_create(3, 2, SHARDLP_MAXIMIZE, c, 1.0, &A, lc, uc, lv, uv, &lp),
               "shardlp_problem_create"))
         return 1;
-    shardlp_settings set;
-    shardlp_settings_default(&set);
-    set.tol = 1e-8;
+    shardlp_settings *set = NULL;
     shardlp_info info;
     double x[2], y[3], rc[2];
-    int failed = check(shardlp_solve(lp, &set, &info, x, y, rc, NULL), "shardlp_solve");
+    int failed = check(shardlp_settings_create(&set), "shardlp_settings_create") ||
+                 check(shardlp_set_option(set, "tol", "1e-8"), "shardlp_set_option") ||
+                 check(shardlp_solve(lp, set, &info, x, y, rc, NULL), "shardlp_solve");
     if (!failed && shardlp_rank() == 0) {
         printf("status %s, objective %.10g, x = (%.6g, %.6g), y = (%.6g, %.6g, %.6g), "
                "%lld iterations, %.3f s\n",
@@ -61,8 +61,8 @@ int main(int argc, char **argv)
         if (check(shardlp_problem_read(argv[1], &lp), "shardlp_problem_read")) {
             failed = 1;
         } else {
-            set.tol = 1e-6;
-            failed = check(shardlp_solve(lp, &set, &info, NULL, NULL, NULL, NULL), "shardlp_solve");
+            failed = check(shardlp_set_option(set, "tol", "1e-6"), "shardlp_set_option") ||
+                     check(shardlp_solve(lp, set, &info, NULL, NULL, NULL, NULL), "shardlp_solve");
             if (!failed && shardlp_rank() == 0)
                 printf("%s: status %s, objective %.10g\n", argv[1],
                        shardlp_status_name(info.status), info.objective);
@@ -70,6 +70,7 @@ int main(int argc, char **argv)
             shardlp_problem_destroy(&lp);
         }
     }
+    shardlp_settings_destroy(&set);
     shardlp_finalize();
     return failed;
 }

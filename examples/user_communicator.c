@@ -22,11 +22,12 @@ int main(int argc, char **argv)
     shardlp_info info = {0};
     if (!failed && shardlp_rank() == 0) /* the problem is read on the group's rank 0 */
         failed = shardlp_problem_read(argv[1], &lp) != SHARDLP_OK;
-    shardlp_settings set;
-    shardlp_settings_default(&set);
-    set.tol = 1e-8;
+    shardlp_settings *set = NULL;
     if (!failed)
-        failed = shardlp_solve(lp, &set, &info, NULL, NULL, NULL, NULL) != SHARDLP_OK;
+        failed = shardlp_settings_create(&set) != SHARDLP_OK ||
+                 shardlp_set_option(set, "tol", "1e-8") != SHARDLP_OK ||
+                 shardlp_solve(lp, set, &info, NULL, NULL, NULL, NULL) != SHARDLP_OK;
+    shardlp_settings_destroy(&set);
     if (failed)
         fprintf(stderr, "rank %d: %s\n", rank, shardlp_last_error());
     shardlp_problem_destroy(&lp);

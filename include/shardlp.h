@@ -6,7 +6,9 @@
  * PDHG). Any bound may be infinite (+-INFINITY from <math.h>).
  *
  * Lifetime:  shardlp_problem_create*() -> [shardlp_problem_set_warm_start()] ->
- *            shardlp_solve() (any number of times) -> shardlp_problem_destroy().
+ *            shardlp_solve() (any number of times) -> shardlp_problem_destroy();
+ *            shardlp_settings_create() -> shardlp_set_option()... -> any number of
+ *            solves -> shardlp_settings_destroy().
  * Errors:    every function returns a shardlp_error (SHARDLP_OK == 0); the one-line
  *            message of the last failure is shardlp_last_error(). The outcome of a
  *            solve (optimal, infeasible, time limit, ...) is NOT an error: it is
@@ -28,7 +30,7 @@
 extern "C" {
 #endif
 
-#define SHARDLP_API_VERSION 1
+#define SHARDLP_API_VERSION 2
 
 /* The call failed (mirrors the library's internal codes). */
 typedef enum {
@@ -108,20 +110,34 @@ const char *shardlp_problem_col_name(const shardlp_problem *problem, int64_t j);
 shardlp_error shardlp_problem_set_warm_start(shardlp_problem *problem, const double *x0,
                                              const double *y0);
 
-/* Solver settings. Always start from shardlp_settings_default(). */
-typedef struct shardlp_settings {
-    double tol;          /* relative tolerance of primal, dual residuals and gap (1e-4) */
-    double time_limit;   /* seconds of wall clock for the main loop (3600) */
-    int64_t iter_limit;  /* iteration limit (INT64_MAX) */
-    int threads;         /* CPU threads per rank, 0 = default (all cores for one rank) */
-    int verbosity;       /* 0 quiet (default for the library), 1 log, 2 every check */
-    int presolve;        /* distributed presolve (1) */
-    int polish;          /* feasibility polishing (0) */
-    int grid_rows;       /* R of the R x C process grid; 0 = chosen from the rank count */
-    int grid_cols;       /* C; R * C must equal the number of ranks when given */
-} shardlp_settings;
+/* Settings: every option of `shardlp solve` (docs/cli.md lists them: tol, time_limit,
+ * iter_limit, presolve, polish, termination, eps_abs, norm, threads, grid, comm,
+ * backend, relax, sol, out, json, verbosity, ...), set by name with the same words as
+ * on the command line or in a HiGHS options file. Names may use '-' or '_'; HiGHS's
+ * names are accepted (time_limit, solve_relaxation, primal_feasibility_tolerance).
+ * A settings object starts at the defaults, except verbosity 0: the library does not
+ * print unless asked. NULL settings in a solve mean these defaults. */
+typedef struct shardlp_settings shardlp_settings; /* opaque */
 
-void shardlp_settings_default(shardlp_settings *settings);
+shardlp_error shardlp_settings_create(shardlp_settings **out);
+/* Accepts NULL and sets *settings to NULL. */
+void shardlp_settings_destroy(shardlp_settings **settings);
+/* Set one option from text ("presolve", "off"; "time_limit", "60"; "grid", "2x2").
+ * An unknown name or a value out of range is SHARDLP_ERR_INPUT with one line naming
+ * the option and the allowed values; the settings are then unchanged for it. */
+shardlp_error shardlp_set_option(shardlp_settings *settings, const char *name, const char *value);
+/* The current value as text (NUL-terminated, truncated to size). */
+shardlp_error shardlp_get_option(const shardlp_settings *settings, const char *name, char *buf,
+                                 int64_t size);
+/* The options, for listing: count, and the name, kind and one-line help of option k
+ * (NULL when k is out of range). Kinds: "real", "integer", "bool", "choice" (the
+ * values are in the help of `shardlp solve --help`), "grid" ("RxC"), "path", "flag"
+ * (value "true"), "file" (an options file to read now), "ignored" (a HiGHS option
+ * that has no effect). */
+int shardlp_option_count(void);
+const char *shardlp_option_name(int k);
+const char *shardlp_option_kind(int k);
+const char *shardlp_option_help(int k);
 
 /* Scalars of a solve; identical on every rank. */
 typedef struct shardlp_info {
@@ -139,6 +155,7 @@ typedef struct shardlp_info {
     double setup_seconds;     /* distribution and backend set-up */
     double scaling_seconds, power_seconds, solve_seconds; /* solver phases */
     double total_seconds;     /* the whole shardlp_solve call */
+    int64_t presolve_rows_removed, presolve_cols_removed, presolve_nnz_removed;
 } shardlp_info;
 
 /* Solve. Collective over the world when running under MPI (every rank calls it;
@@ -151,8 +168,11 @@ typedef struct shardlp_info {
  * variable bound; all signs flip for a maximisation). They are written on rank 0
  * only (gathered slice by slice); other ranks' buffers are left untouched (use
  * shardlp_solve_shards for slices on every rank). On a status other than optimal
- * the vectors hold the last iterate. Returns SHARDLP_OK whenever the solve ran,
- * whatever its status. */
+ * the vectors hold the last iterate. The solve is the command line's: presolve,
+ * verification on the original model, the chosen backend, and the files the settings
+ * name (sol, out, json, log_file). A model with integer columns is refused
+ * (SHARDLP_ERR_INPUT) unless the option relax is on. Returns SHARDLP_OK whenever the
+ * solve ran, whatever its status. */
 shardlp_error shardlp_solve(shardlp_problem *problem, const shardlp_settings *settings,
                             shardlp_info *info, double *x, double *y, double *rc, double *ax);
 

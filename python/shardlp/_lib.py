@@ -1,4 +1,5 @@
 """Loading libshardlp.so and the ctypes declarations of include/shardlp.h."""
+import atexit
 import ctypes
 import ctypes.util
 import os
@@ -74,20 +75,6 @@ class Matrix(ctypes.Structure):
     ]
 
 
-class Settings(ctypes.Structure):
-    _fields_ = [
-        ("tol", ctypes.c_double),
-        ("time_limit", ctypes.c_double),
-        ("iter_limit", ctypes.c_int64),
-        ("threads", ctypes.c_int),
-        ("verbosity", ctypes.c_int),
-        ("presolve", ctypes.c_int),
-        ("polish", ctypes.c_int),
-        ("grid_rows", ctypes.c_int),
-        ("grid_cols", ctypes.c_int),
-    ]
-
-
 class Info(ctypes.Structure):
     _fields_ = [
         ("status", ctypes.c_int),
@@ -112,6 +99,9 @@ class Info(ctypes.Structure):
         ("power_seconds", ctypes.c_double),
         ("solve_seconds", ctypes.c_double),
         ("total_seconds", ctypes.c_double),
+        ("presolve_rows_removed", ctypes.c_int64),
+        ("presolve_cols_removed", ctypes.c_int64),
+        ("presolve_nnz_removed", ctypes.c_int64),
     ]
 
 
@@ -141,10 +131,20 @@ def lib():
         "shardlp_problem_row_name": (ctypes.c_char_p, [P, ctypes.c_int64]),
         "shardlp_problem_col_name": (ctypes.c_char_p, [P, ctypes.c_int64]),
         "shardlp_problem_set_warm_start": (ctypes.c_int, [P, c_double_p, c_double_p]),
-        "shardlp_settings_default": (None, [ctypes.POINTER(Settings)]),
-        "shardlp_solve": (ctypes.c_int, [P, ctypes.POINTER(Settings), ctypes.POINTER(Info),
+        "shardlp_settings_create": (ctypes.c_int, [PP]),
+        "shardlp_settings_destroy": (None, [PP]),
+        "shardlp_set_option": (ctypes.c_int, [P, ctypes.c_char_p, ctypes.c_char_p]),
+        "shardlp_get_option": (ctypes.c_int, [P, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int64]),
+        "shardlp_option_count": (ctypes.c_int, []),
+        "shardlp_option_name": (ctypes.c_char_p, [ctypes.c_int]),
+        "shardlp_option_kind": (ctypes.c_char_p, [ctypes.c_int]),
+        "shardlp_option_help": (ctypes.c_char_p, [ctypes.c_int]),
+        "shardlp_solve": (ctypes.c_int, [P, P, ctypes.POINTER(Info),
                                          c_double_p, c_double_p, c_double_p, c_double_p]),
         "shardlp_last_error": (ctypes.c_char_p, []),
+        "shardlp_finalize": (None, []),
+        "shardlp_rank": (ctypes.c_int, []),
+        "shardlp_ranks": (ctypes.c_int, []),
         "shardlp_status_name": (ctypes.c_char_p, [ctypes.c_int]),
         "shardlp_version": (ctypes.c_char_p, []),
     }
@@ -153,6 +153,8 @@ def lib():
         fn.restype = res
         fn.argtypes = args
     _lib = L
+    # Under mpirun the library starts MPI at the first solve; end it with the program.
+    atexit.register(L.shardlp_finalize)
     return L
 
 

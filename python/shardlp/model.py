@@ -1,11 +1,11 @@
 """Model, read() and Result: the LP in Python over the C API."""
 import ctypes
-import math
 import os
 
 import numpy as np
 
-from ._lib import Info, InputError, Matrix, Settings, c_double_p, c_int64_p, check, lib
+from ._lib import Info, InputError, Matrix, c_double_p, c_int64_p, check, lib
+from .settings import Settings
 
 STATUS_NAMES = (
     "optimal",
@@ -231,42 +231,24 @@ class Model:
         self._x0, self._y0 = x, y
 
     def solve(self, tol=1e-4, time_limit=None, threads=None, iter_limit=None, verbose=False,
-              presolve=True, polish=False, x0=None, y0=None):
+              presolve=True, polish=False, x0=None, y0=None, **options):
         """Solve and return a Result. tol: relative tolerance of the primal and dual
         residuals and the gap. time_limit: seconds. threads: CPU threads (None: all).
-        x0 / y0: a warm start for this solve (see set_warm_start)."""
+        x0 / y0: a warm start for this solve (see set_warm_start). Any other option of
+        `shardlp solve --help` is a keyword too (termination="detailed", eps_abs=1e-6,
+        norm="linf", grid=(2, 2), comm="support", relax=True, sol="x.sol", ...)."""
         if x0 is not None or y0 is not None:
             self.set_warm_start(x0, y0)
-        s = Settings()
-        L = lib()
-        L.shardlp_settings_default(ctypes.byref(s))
-
-        def num(v, name, lo, hi, kind=float):
-            try:
-                v = kind(v)
-            except (TypeError, ValueError):
-                raise TypeError(f"{name}: expected a number, got {v!r}") from None
-            if not (lo <= v <= hi) or (kind is float and math.isnan(v)):
-                raise ValueError(f"{name} = {v} is outside [{lo}, {hi}]")
-            return v
-
-        s.tol = num(tol, "tol", 1e-300, 0.999999)
-        if time_limit is not None:
-            s.time_limit = num(time_limit, "time_limit", 0.0, 1e300)
-        if threads is not None:
-            s.threads = num(threads, "threads", 0, 4096, int)
-        if iter_limit is not None:
-            s.iter_limit = num(iter_limit, "iter_limit", 1, 2**63 - 1, int)
-        s.verbosity = 2 if verbose == 2 else (1 if verbose else 0)
-        s.presolve = 1 if presolve else 0
-        s.polish = 1 if polish else 0
+        verbosity = 2 if verbose == 2 else (1 if verbose else 0)
+        s = Settings(tol=tol, time_limit=time_limit, threads=threads, iter_limit=iter_limit,
+                     verbosity=verbosity, presolve=presolve, polish=polish, **options)
         info = Info()
         x = np.empty(self.n)
         rc = np.empty(self.n)
         y = np.empty(self.m)
         ax = np.empty(self.m)
-        check(L.shardlp_solve(self._h, ctypes.byref(s), ctypes.byref(info), _dptr(x), _dptr(y),
-                              _dptr(rc), _dptr(ax)), "solve")
+        check(lib().shardlp_solve(self._h, s.handle, ctypes.byref(info), _dptr(x), _dptr(y),
+                                  _dptr(rc), _dptr(ax)), "solve")
         return Result(info, x, y, rc, ax)
 
     def __repr__(self):
@@ -281,6 +263,15 @@ def read(path):
     h = ctypes.c_void_p()
     check(lib().shardlp_problem_read(path.encode(), ctypes.byref(h)), "read")
     return Model(_handle=h)
+
+
+def rank():
+    """This process's rank and the number of ranks (0 and 1 without mpirun)."""
+    return lib().shardlp_rank()
+
+
+def ranks():
+    return lib().shardlp_ranks()
 
 
 def version():

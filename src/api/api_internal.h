@@ -6,12 +6,17 @@
 #include "shardlp.h"
 
 #include "core/model.h"
+#include "run/run_options.h"
 
 struct shardlp_problem {
     slp_model_t *model; /* owned: the whole LP (rank 0 of a solve) */
     double *x0;         /* [n] warm start or NULL (owned) */
     double *y0;         /* [m] warm start or NULL (owned) */
     char name_buf[32];  /* generated names */
+};
+
+struct shardlp_settings {
+    slp_run_options_t opt;
 };
 
 /* Record `rc` as the public code (the message stays in slp_error_message()). */

@@ -7,7 +7,7 @@
 #include <sys/resource.h>
 
 #include "cli/commands.h"
-#include "cli/options.h"
+#include "core/parse.h"
 #include "core/log.h"
 #include "gen/gen.h"
 #include "grid/comm.h"

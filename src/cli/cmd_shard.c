@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "cli/options.h"
+#include "core/parse.h"
 #include "core/log.h"
 #include "grid/comm.h"
 #include "io/mps.h"

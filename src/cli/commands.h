@@ -9,6 +9,7 @@ int slp_cmd_check(int argc, char **argv);
 int slp_cmd_shard(int argc, char **argv);
 int slp_cmd_info(int argc, char **argv);
 int slp_cmd_gen(int argc, char **argv);
+int slp_cmd_options(int argc, char **argv);
 
 /* Print "shardlp: error: <message>" on stderr. */
 void slp_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

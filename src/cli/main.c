@@ -17,6 +17,7 @@ static void print_help(void)
            "  shard MODEL --grid RxC --out DIR   convert an MPS model into shards\n"
            "  info SHARDS             describe a shard directory\n"
            "  gen KIND [params]       generate an LP family directly as shards\n"
+           "  options [--markdown]    every option of solve, with defaults and HiGHS names\n"
            "  help                    this text\n"
            "\n"
            "`shardlp MODEL.mps [options]` is the same as `shardlp solve MODEL.mps [options]`.\n"
@@ -34,6 +35,7 @@ static command_fn find_command(const char *name)
     if (!strcmp(name, "shard")) return slp_cmd_shard;
     if (!strcmp(name, "info")) return slp_cmd_info;
     if (!strcmp(name, "gen")) return slp_cmd_gen;
+    if (!strcmp(name, "options")) return slp_cmd_options;
     return NULL;
 }
 

@@ -1,7 +1,7 @@
 /* Strict parsing of numeric option values: the whole text must be a number in
  * range ("--time-limit abc" is an error, not 0). */
-#ifndef SLP_OPTIONS_H
-#define SLP_OPTIONS_H
+#ifndef SLP_PARSE_H
+#define SLP_PARSE_H
 
 #include <stdint.h>
 
@@ -12,5 +12,7 @@ slp_err slp_parse_int64(const char *option, const char *text, int64_t lo, int64_
 /* Fetch the value of option argv[*k] (either "--opt=value" handled by the caller,
  * or the next argument); advances *k. */
 slp_err slp_option_value(int argc, char **argv, int *k, const char **value);
+/* HiGHS-style boolean: true/false, on/off, 1/0 (case as written). */
+slp_err slp_parse_bool(const char *option, const char *text, int *out);
 
 #endif

@@ -1,7 +1,7 @@
 /* The outputs of `shardlp solve`: final log block, JSON summary, text and
  * sharded solutions. All collective over the grid. */
-#ifndef SLP_SOLVE_OUTPUT_H
-#define SLP_SOLVE_OUTPUT_H
+#ifndef SLP_RUN_OUTPUT_H
+#define SLP_RUN_OUTPUT_H
 
 #include "core/local_problem.h"
 #include "presolve/presolve.h"

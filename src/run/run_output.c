@@ -1,4 +1,4 @@
-#include "cli/solve_output.h"
+#include "run/run_output.h"
 
 #include <stdio.h>
 #include <stdlib.h>

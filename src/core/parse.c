@@ -1,8 +1,9 @@
-#include "cli/options.h"
+#include "core/parse.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 slp_err slp_parse_double(const char *option, const char *text, double lo, double hi, double *out)
 {
@@ -36,5 +37,17 @@ slp_err slp_option_value(int argc, char **argv, int *k, const char **value)
     if (*k + 1 >= argc)
         return slp_error(SLP_ERR_INPUT, "option %s needs a value", argv[*k]);
     *value = argv[++*k];
+    return SLP_OK;
+}
+
+slp_err slp_parse_bool(const char *option, const char *text, int *out)
+{
+    if (!strcmp(text, "true") || !strcmp(text, "on") || !strcmp(text, "1"))
+        *out = 1;
+    else if (!strcmp(text, "false") || !strcmp(text, "off") || !strcmp(text, "0"))
+        *out = 0;
+    else
+        return slp_error(SLP_ERR_INPUT, "option %s: '%s' is not true or false (on/off, 1/0)",
+                         option, text);
     return SLP_OK;
 }

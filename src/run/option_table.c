@@ -1,0 +1,276 @@
+/* The option table (run/option_table.h): every setting of a solve, once. */
+#include "run/option_table.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#define RUN(field) offsetof(slp_run_options_t, field)
+#define SOLVER(field) (offsetof(slp_run_options_t, solver) + offsetof(slp_settings_t, field))
+#define NOFIELD 0
+#define BIG 1e300
+#define I64MAX 9.3e18 /* INT64 range "to the top" (clamped to INT64_MAX when parsed) */
+
+_Static_assert(sizeof(slp_norm) == sizeof(int), "CHOICE options are stored as int");
+
+static const char HIGHS_IGNORED[] =
+    "parallel|run_crossover|ranging|random_seed|read_solution_file|read_basis_file|"
+    "write_basis_file|write_model_file|mip_rel_gap|simplex_strategy";
+
+static const slp_option_t TABLE[] = {
+    /* termination */
+    {"tol", "primal_feasibility_tolerance|dual_feasibility_tolerance|pdlp_d_gap_tol|kkt_tolerance",
+     SLP_OPT_REAL, SOLVER(tol), 1e-300, 1.0, NULL, NULL, "termination", "EPS",
+     "relative tolerance: ||rp|| < EPS (1 + ||b||), ||rd|| < EPS (1 + ||c||), "
+     "|p - d| < EPS (1 + |p| + |d|)"},
+    {"termination", NULL, SLP_OPT_CHOICE, SOLVER(detailed), 0, 0, "relative|detailed", NULL,
+     "termination", "FORM", "criterion: relative (--tol) or detailed (--eps-abs/--eps-rel/--gap-rel)"},
+    {"eps-abs", NULL, SLP_OPT_REAL, SOLVER(eps_abs), 0.0, BIG, NULL, "termination=detailed",
+     "termination", "A", "detailed form: ||rp|| <= A + R ||b||, ||rd|| <= A + R ||c||"},
+    {"eps-rel", NULL, SLP_OPT_REAL, SOLVER(eps_rel), 0.0, 1.0, NULL, "termination=detailed",
+     "termination", "R", "detailed form, relative part (see --eps-abs)"},
+    {"gap-rel", NULL, SLP_OPT_REAL, SOLVER(gap_rel), 0.0, 1.0, NULL, "termination=detailed",
+     "termination", "G", "detailed form: |p - d| <= A + G (|p| + |d|)"},
+    {"norm", NULL, SLP_OPT_CHOICE, SOLVER(norm), 0, 0, "l2|linf", NULL, "termination", "NORM",
+     "norm of the residuals in both forms"},
+    {"time-limit", NULL, SLP_OPT_REAL, SOLVER(time_limit), 0.0, BIG, NULL, NULL, "termination",
+     "SEC", "wall-clock seconds of the main loop"},
+    {"iter-limit", NULL, SLP_OPT_INT64, SOLVER(iter_limit), 1, I64MAX, NULL, NULL, "termination",
+     "N", "iteration limit (checked at every evaluation)"},
+    {"eval-freq", NULL, SLP_OPT_INT, SOLVER(eval_freq), 3, 1000000, NULL, NULL, "termination",
+     "K", "iterations between termination checks"},
+    {"eps-infeas", NULL, SLP_OPT_REAL, SOLVER(eps_infeas), 0.0, 1.0, NULL, NULL, "termination",
+     "E", "tolerance of the infeasibility certificate tests"},
+    /* distribution */
+    {"grid", NULL, SLP_OPT_GRID, RUN(grid), 0, 0, NULL, NULL, "distribution", "RxC",
+     "process grid for MPS or in-memory input (0x0: the most square for the rank count)"},
+    {"comm", NULL, SLP_OPT_CHOICE, SOLVER(comm_support), 0, 0, "dense|support", NULL,
+     "distribution", "PLAN", "communication plan of the products (docs/comm-support.md)"},
+    {"backend", NULL, SLP_OPT_CHOICE, RUN(backend), 0, 0, "cpu|cuda", NULL, "distribution",
+     "KIND", "where each rank computes"},
+    {"threads", NULL, SLP_OPT_INT, SOLVER(threads), 0, 4096, NULL, NULL, "distribution", "N",
+     "CPU threads per rank (0: all cores for one rank, 1 per rank under MPI)"},
+    {"mem-limit", NULL, SLP_OPT_REAL, RUN(mem_limit), 0.0, BIG, NULL, NULL, "distribution",
+     "BYTES", "per-rank memory for the size check of shard input (0: available memory / ranks "
+     "on the node)"},
+    /* method */
+    {"presolve", NULL, SLP_OPT_BOOL, SOLVER(presolve), 0, 0, NULL, NULL, "method", NULL,
+     "distributed presolve (docs/presolve.md)"},
+    {"polish", NULL, SLP_OPT_BOOL, SOLVER(polish), 0, 0, NULL, NULL, "method", NULL,
+     "feasibility polishing (docs/polishing.md)"},
+    {"relax", "solve_relaxation", SLP_OPT_BOOL, RUN(relax), 0, 0, NULL, NULL, "method", NULL,
+     "solve the LP relaxation of a model with integer columns; without it such a model is "
+     "refused"},
+    /* output */
+    {"sol", "solution_file", SLP_OPT_PATH, RUN(sol_path), 0, 0, NULL, NULL, "output", "FILE",
+     "text solution (HiGHS raw style, docs/solution-format.md)"},
+    {"out", NULL, SLP_OPT_PATH, RUN(out_dir), 0, 0, NULL, NULL, "output", "DIR",
+     "sharded solution (docs/shard-format.md)"},
+    {"json", NULL, SLP_OPT_PATH, RUN(json_path), 0, 0, NULL, NULL, "output", "FILE",
+     "run summary (docs/cli.md)"},
+    {"log-csv", NULL, SLP_OPT_PATH, RUN(trace_path), 0, 0, NULL, NULL, "output", "FILE",
+     "one CSV row per check (iteration, time, objectives, residuals)"},
+    {"log-file", NULL, SLP_OPT_PATH, RUN(log_path), 0, 0, NULL, NULL, "output", "FILE",
+     "the log is also written there (rank 0)"},
+    {"verbosity", NULL, SLP_OPT_INT, RUN(verbosity), 0, 2, NULL, NULL, "output", "V",
+     "0 quiet, 1 log, 2 every check"},
+    {"log-to-console", NULL, SLP_OPT_BOOL, RUN(log_to_console), 0, 0, NULL, NULL, "output", NULL,
+     "print the log (HiGHS: false is the same as --quiet)"},
+    {"quiet", NULL, SLP_OPT_FLAG, NOFIELD, 0, 0, NULL, "verbosity=0", "output",
+     NULL, "no log (verbosity 0)"},
+    {"verbose", NULL, SLP_OPT_FLAG, NOFIELD, 0, 0, NULL, "verbosity=2", "output", NULL,
+     "every check in the log (verbosity 2)"},
+    /* reliability */
+    {"checkpoint", NULL, SLP_OPT_PATH, RUN(checkpoint_dir), 0, 0, NULL, NULL, "reliability", "DIR",
+     "save the solver state to DIR (docs/reliability.md)"},
+    {"checkpoint-every", NULL, SLP_OPT_REAL, RUN(checkpoint_every), 1e-300, BIG, NULL, NULL,
+     "reliability", "SEC", "seconds between checkpoints"},
+    {"resume", NULL, SLP_OPT_PATH, RUN(resume_dir), 0, 0, NULL, NULL, "reliability", "DIR",
+     "continue from the checkpoint in DIR (same model, grid, options)"},
+    /* input */
+    {"model-file", NULL, SLP_OPT_PATH, RUN(model_path), 0, 0, NULL, NULL, "input", "FILE",
+     "the model (the same as the first argument)"},
+    {"options-file", NULL, SLP_OPT_FILE, NOFIELD, 0, 0, NULL, NULL, "input", "FILE",
+     "HiGHS options file: lines `name = value` with the names of this table or HiGHS's"},
+    {"solver", HIGHS_IGNORED, SLP_OPT_IGNORED, NOFIELD, 0, 0, NULL, NULL, "input", "X",
+     "HiGHS options accepted with a warning and no effect"},
+    {"write-solution-to-file", "write_solution_style", SLP_OPT_IGNORED_QUIETLY, NOFIELD, 0, 0,
+     NULL, NULL, "input", "X",
+     "HiGHS options without a warning: the text solution is always the raw style, written "
+     "when --sol names a file"},
+};
+
+const slp_option_t *slp_option_table(int *count)
+{
+    *count = (int)(sizeof TABLE / sizeof TABLE[0]);
+    return TABLE;
+}
+
+/* Names compare with '-' and '_' as the same character; `given` may start with "--". */
+static int same_name(const char *given, const char *name, size_t len)
+{
+    size_t k = 0;
+    for (; k < len && given[k]; k++) {
+        char a = given[k] == '_' ? '-' : given[k], b = name[k] == '_' ? '-' : name[k];
+        if (a != b)
+            return 0;
+    }
+    return k == len && given[k] == '\0';
+}
+
+/* Whether `given` is one of the '|'-separated names of `list`. */
+static int in_list(const char *given, const char *list)
+{
+    while (list && *list) {
+        const char *bar = strchr(list, '|');
+        size_t len = bar ? (size_t)(bar - list) : strlen(list);
+        if (same_name(given, list, len))
+            return 1;
+        list = bar ? bar + 1 : NULL;
+    }
+    return 0;
+}
+
+const slp_option_t *slp_option_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    if (name[0] == '-' && name[1] == '-')
+        name += 2;
+    int count = 0;
+    const slp_option_t *t = slp_option_table(&count);
+    for (int k = 0; k < count; k++)
+        if (in_list(name, t[k].name) || in_list(name, t[k].highs))
+            return &t[k];
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ help */
+
+static void default_text(const slp_option_t *opt, char *buf, size_t size)
+{
+    slp_run_options_t d;
+    slp_run_options_default(&d);
+    buf[0] = '\0';
+    if (opt->type == SLP_OPT_INT64 && d.solver.iter_limit == INT64_MAX)
+        snprintf(buf, size, "none");
+    else if (slp_option_get(&d, opt->name, buf, size) != SLP_OK)
+        buf[0] = '\0';
+    slp_error_clear();
+    slp_run_options_free(&d);
+}
+
+/* "--name ARG", "--name / --no-name" or "--name". */
+static void usage_text(const slp_option_t *opt, char *buf, size_t size)
+{
+    if (opt->type == SLP_OPT_BOOL)
+        snprintf(buf, size, "--%s / --no-%s", opt->name, opt->name);
+    else if (opt->type == SLP_OPT_CHOICE)
+        snprintf(buf, size, "--%s %s", opt->name, opt->choices);
+    else if (opt->arg)
+        snprintf(buf, size, "--%s %s", opt->name, opt->arg);
+    else
+        snprintf(buf, size, "--%s", opt->name);
+}
+
+enum { HELP_INDENT = 33, HELP_WIDTH = 100 };
+
+/* `text` in words from column `col` (the cursor's), wrapped at HELP_WIDTH with
+ * continuation lines indented to HELP_INDENT. */
+static void print_wrapped(FILE *out, const char *text, int col)
+{
+    for (const char *p = text; *p;) {
+        while (*p == ' ')
+            p++;
+        int len = (int)strcspn(p, " ");
+        if (col > HELP_INDENT && col + 1 + len > HELP_WIDTH) { /* next line */
+            fprintf(out, "\n%*s", HELP_INDENT, "");
+            col = HELP_INDENT;
+        } else if (col > HELP_INDENT) {
+            fputc(' ', out);
+            col++;
+        }
+        fprintf(out, "%.*s", len, p);
+        col += len;
+        p += len;
+    }
+    fputc('\n', out);
+}
+
+void slp_option_print_help(FILE *out)
+{
+    int count = 0;
+    const slp_option_t *t = slp_option_table(&count);
+    const char *group = NULL;
+    for (int k = 0; k < count; k++) {
+        if (!t[k].group)
+            continue;
+        if (!group || strcmp(group, t[k].group)) /* a new section */
+            fprintf(out, "%s:\n", t[k].group);
+        group = t[k].group;
+        char usage[96], def[64], text[768];
+        usage_text(&t[k], usage, sizeof usage);
+        default_text(&t[k], def, sizeof def);
+        int n = snprintf(text, sizeof text, "%s", t[k].help);
+        if (def[0] && t[k].type != SLP_OPT_FLAG && n < (int)sizeof text)
+            n += snprintf(text + n, sizeof text - (size_t)n, " (default %s)", def);
+        if (t[k].highs && n < (int)sizeof text)
+            snprintf(text + n, sizeof text - (size_t)n, " [%s%s]",
+                     t[k].type >= SLP_OPT_IGNORED ? "also: " : "HiGHS: ", t[k].highs);
+        if (strlen(usage) > HELP_INDENT - 3) /* a long usage: the text starts below */
+            fprintf(out, "  %s\n%*s", usage, HELP_INDENT, "");
+        else
+            fprintf(out, "  %-30s ", usage);
+        print_wrapped(out, text, HELP_INDENT);
+    }
+}
+
+/* "a|b|c" as "a, b, c" (in place; the buffer has room: names are short). */
+static const char *list_text(char *names)
+{
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", names);
+    size_t w = 0;
+    for (const char *p = copy; *p && w + 3 < 512; p++) {
+        if (*p == '|') {
+            names[w++] = ',';
+            names[w++] = ' ';
+        } else {
+            names[w++] = *p;
+        }
+    }
+    names[w] = '\0';
+    return names;
+}
+
+/* Markdown cells must not contain an unescaped '|'. */
+static void print_cell(FILE *out, const char *text)
+{
+    fputs(" ", out);
+    for (const char *p = text; *p; p++) {
+        if (*p == '|')
+            fputc('\\', out);
+        fputc(*p, out);
+    }
+    fputs(" |", out);
+}
+
+void slp_option_print_markdown(FILE *out)
+{
+    int count = 0;
+    const slp_option_t *t = slp_option_table(&count);
+    fprintf(out, "| option | default | other names | meaning |\n|---|---|---|---|\n");
+    for (int k = 0; k < count; k++) {
+        char usage[96], def[64], cell[128];
+        usage_text(&t[k], usage, sizeof usage);
+        default_text(&t[k], def, sizeof def);
+        fputc('|', out);
+        snprintf(cell, sizeof cell, "`%s`", usage);
+        print_cell(out, cell);
+        print_cell(out, t[k].type == SLP_OPT_FLAG ? "" : def);
+        char names[512];
+        snprintf(names, sizeof names, "%s", t[k].highs ? t[k].highs : "");
+        print_cell(out, list_text(names));
+        print_cell(out, t[k].help);
+        fputc('\n', out);
+    }
+}

@@ -1,0 +1,230 @@
+/* The run layer (run/run.h): the steps of one solve, each collective and agreed. */
+#include "run/run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "backend/backend.h"
+#include "core/log.h"
+#include "core/timer.h"
+#include "grid/distribute.h"
+#include "io/mps.h"
+#include "presolve/pipeline.h"
+#include "run/run_input.h"
+#include "run/run_output.h"
+#include "run/run_vectors.h"
+#include "shard/shard.h"
+#include "solver/checkpoint.h"
+
+/* ---- contents ---------------------------------------------------------------
+ * run_t              what one run holds while it goes
+ * open_side_files    checkpoint directory, CSV trace, log file (before any work)
+ * load               read or distribute the problem, scatter the warm start
+ * solve              backend and the presolve pipeline
+ * share_failure      one message for every rank after an agreed failure
+ * slp_run            the steps in order
+ * ------------------------------------------------------------------------------ */
+
+typedef struct run {
+    const slp_run_options_t *opt;
+    const slp_run_input_t *in;
+    slp_settings_t set;           /* the solver's settings for this run */
+    slp_grid_t *grid;
+    slp_shard_manifest_t manifest; /* shard input */
+    int sharded;
+    slp_local_problem_t lp;
+    slp_backend_t *be;
+    slp_run_info_t info;          /* for the outputs */
+    double *x0s, *y0s;            /* this rank's warm-start slices */
+    FILE *log_file;
+    double t_start;
+} run_t;
+
+static int is_directory(const char *path)
+{
+    struct stat st;
+    return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Rank 0 opens the CSV trace and the log file; every rank configures checkpoints. */
+static slp_err open_side_files(run_t *r)
+{
+    const slp_run_options_t *o = r->opt;
+    int root = slp_comm_rank(slp_comm_world()) == 0;
+    if (o->log_path && root) {
+        r->log_file = fopen(o->log_path, "w");
+        if (!r->log_file)
+            slp_warn("%s: cannot open the log file; logging to the console only\n", o->log_path);
+        slp_log_set_file(r->log_file);
+    }
+    SLP_CALL(slp_checkpoint_configure(o->checkpoint_dir, o->checkpoint_every, o->resume_dir));
+    if (o->trace_path && root) {
+        r->set.trace = fopen(o->trace_path, "w");
+        if (!r->set.trace)
+            return slp_error(SLP_ERR_IO, "%s: cannot write the CSV trace", o->trace_path);
+    }
+    return SLP_OK;
+}
+
+static void close_side_files(run_t *r)
+{
+    if (r->set.trace)
+        fclose(r->set.trace);
+    r->set.trace = NULL;
+    slp_checkpoint_reset();
+    slp_log_set_file(NULL);
+    if (r->log_file)
+        fclose(r->log_file);
+    r->log_file = NULL;
+}
+
+static slp_err load(run_t *r)
+{
+    const char *path = r->in->path;
+    r->info.model_path = path ? path : "(in memory)";
+    slp_err rc;
+    if (r->sharded)
+        rc = slp_run_read_shards(path, &r->manifest, r->grid, &r->lp, &r->info);
+    else
+        rc = slp_run_distribute(r->grid, path, r->in->model, r->opt, &r->lp, &r->info);
+    rc = slp_comm_agree(r->grid->world, rc);
+    if (rc == SLP_OK)
+        rc = slp_comm_agree(r->grid->world,
+                            slp_run_scatter_start(r->grid, &r->lp, r->in->x0, r->in->y0,
+                                                  &r->x0s, &r->y0s));
+    r->set.x0 = r->x0s;
+    r->set.y0 = r->y0s;
+    return rc;
+}
+
+static slp_err create_backend(const run_t *r, slp_backend_t **be)
+{
+    if (r->opt->backend == SLP_BACKEND_CUDA)
+        return slp_backend_cuda_create(-1, be);
+    /* Under MPI several ranks usually share a node: one thread each unless asked. */
+    int threads = r->set.threads;
+    if (threads == 0 && r->grid->size > 1)
+        threads = 1;
+    return slp_backend_cpu_create(threads, be);
+}
+
+static slp_err solve(run_t *r, slp_run_output_t *out)
+{
+    SLP_CALL(slp_comm_agree(r->grid->world, create_backend(r, &r->be)));
+    out->setup_seconds = slp_wall_seconds() - r->t_start;
+    r->info.read_seconds = out->setup_seconds;
+    r->info.m = r->lp.m;
+    r->info.n = r->lp.n;
+    r->info.nnz = r->lp.nnz;
+    r->info.local_nnz = r->lp.A.nnz;
+    r->info.R = r->grid->R;
+    r->info.C = r->grid->C;
+    r->info.comm_mode = r->set.comm_support ? "support" : "dense";
+    r->info.backend = r->opt->backend == SLP_BACKEND_CUDA ? "cuda" : "cpu";
+    return slp_comm_agree(r->grid->world, slp_solve_pipeline(r->grid, &r->lp, &r->set, r->be,
+                                                             &out->result, &r->info.presolve));
+}
+
+/* After an agreed failure: the lowest rank whose message describes its own failure
+ * (messages that only say "failed on rank k (see its message)" defer to that rank),
+ * else the lowest rank with any message; its message is broadcast so that every
+ * rank reports the same line. Collective. */
+static int share_failure(slp_err rc)
+{
+    slp_comm_t *world = slp_comm_world();
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", slp_error_message());
+    int rank = slp_comm_rank(world);
+    double pick[2] = {msg[0] && !strstr(msg, "(see its message)") ? (double)rank : 1e300,
+                      msg[0] ? (double)rank : 1e300};
+    if (slp_comm_min(world, pick, 2) != SLP_OK)
+        return rank;
+    double chosen = pick[0] < 1e300 ? pick[0] : pick[1];
+    int root = chosen < 1e300 ? (int)chosen : 0;
+    if (slp_comm_bcast(world, msg, sizeof msg, root) == SLP_OK) {
+        slp_error_clear(); /* the first message wins: replace this rank's */
+        slp_error(rc, "%s", msg);
+    }
+    return root;
+}
+
+static void fill_output(const run_t *r, slp_run_output_t *out)
+{
+    out->m = r->lp.m;
+    out->n = r->lp.n;
+    out->nnz = r->lp.nnz;
+    out->col_lo = r->lp.col_lo;
+    out->n_loc = r->lp.n_loc;
+    out->row_lo = r->lp.row_lo;
+    out->m_loc = r->lp.m_loc;
+    out->R = r->grid ? r->grid->R : 0;
+    out->C = r->grid ? r->grid->C : 0;
+    out->presolve = r->info.presolve;
+    out->warm_started = r->x0s || r->y0s;
+}
+
+/* Log level for the run (restored by the caller's slp_log_set_level). */
+static void set_log_level(const slp_run_options_t *o)
+{
+    int v = o->log_to_console ? o->verbosity : 0;
+    slp_log_set_level(v <= 0 ? SLP_LOG_QUIET : v == 1 ? SLP_LOG_NORMAL : SLP_LOG_VERBOSE);
+    slp_log_set_printing(slp_comm_rank(slp_comm_world()) == 0);
+}
+
+slp_err slp_run(const slp_run_options_t *opt, const slp_run_input_t *in,
+                const slp_run_vectors_t *gather, slp_run_output_t *out)
+{
+    run_t r = {.opt = opt, .in = in, .set = opt->solver, .t_start = slp_wall_seconds()};
+    memset(out, 0, sizeof *out);
+    slp_log_level old_level = slp_log_get_level();
+    set_log_level(opt);
+    r.set.log_every_check = opt->verbosity >= 2;
+    r.sharded = is_directory(in->path);
+    slp_err rc = slp_run_options_validate(opt);
+    if (rc == SLP_OK)
+        rc = r.sharded ? slp_run_shard_grid(in->path, opt, &r.manifest, &r.grid)
+                       : slp_run_grid(opt, &r.grid);
+    if (rc == SLP_OK && r.sharded)
+        rc = slp_run_check_memory(in->path, opt->mem_limit, &r.manifest, r.grid);
+    if (rc == SLP_OK)
+        rc = open_side_files(&r);
+    rc = slp_comm_agree(slp_comm_world(), rc);
+    if (rc == SLP_OK) {
+        slp_log("shardlp %s: %d rank%s, grid %dx%d, backend %s\n", SLP_VERSION, r.grid->size,
+                r.grid->size == 1 ? "" : "s", r.grid->R, r.grid->C,
+                opt->backend == SLP_BACKEND_CUDA ? "cuda" : "cpu");
+        rc = load(&r);
+    }
+    if (rc == SLP_OK)
+        rc = solve(&r, out);
+    if (rc == SLP_OK) {
+        r.info.t_start = r.t_start;
+        rc = slp_comm_agree(r.grid->world,
+                            slp_write_outputs(r.grid, &r.lp, &out->result, &r.info, opt->sol_path,
+                                              opt->out_dir, opt->json_path));
+    }
+    if (rc == SLP_OK && gather)
+        rc = slp_comm_agree(r.grid->world, slp_run_gather(r.grid, &r.lp, &out->result, gather));
+    fill_output(&r, out);
+    if (rc != SLP_OK) {
+        out->error_rank = share_failure(rc);
+        if (r.log_file) /* a caller reading only the log (PuLP) sees why the run failed */
+            fprintf(r.log_file, "ERROR: %s\n", slp_error_message());
+    }
+    out->total_seconds = slp_wall_seconds() - r.t_start;
+    close_side_files(&r);
+    free(r.x0s);
+    free(r.y0s);
+    if (r.be)
+        r.be->destroy(r.be);
+    slp_run_info_free(&r.info);
+    slp_local_problem_free(&r.lp);
+    slp_shard_manifest_free(&r.manifest);
+    slp_grid_destroy(&r.grid);
+    slp_log_set_level(old_level);
+    return rc;
+}
+
+void slp_run_output_free(slp_run_output_t *out) { slp_result_free(&out->result); }

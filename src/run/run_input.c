@@ -1,0 +1,176 @@
+/* A run's input (run/run_input.h). */
+#include "run/run_input.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "core/log.h"
+#include "grid/distribute.h"
+#include "io/mps.h"
+
+slp_err slp_run_grid(const slp_run_options_t *o, slp_grid_t **grid)
+{
+    int P = slp_comm_size(slp_comm_world()), R = o->grid[0], C = o->grid[1];
+    if (R > 0 && C > 0) {
+        if ((long)R * C != P)
+            return slp_error(SLP_ERR_INPUT, "--grid %dx%d needs %ld ranks but the job has %d "
+                             "(run with mpirun -np %ld)", R, C, (long)R * C, P, (long)R * C);
+    } else {
+        slp_grid_default_shape(P, &R, &C);
+    }
+    return slp_grid_create(R, C, grid);
+}
+
+slp_err slp_run_shard_grid(const char *dir, const slp_run_options_t *o,
+                           slp_shard_manifest_t *man, slp_grid_t **grid)
+{
+    SLP_CALL(slp_shard_read_manifest_all(dir, man));
+    int R = o->grid[0], C = o->grid[1];
+    if (R > 0 && (R != man->R || C != man->C))
+        return slp_error(SLP_ERR_INPUT, "%s: the shards are cut for a %dx%d grid, not --grid %dx%d",
+                         dir, man->R, man->C, R, C);
+    return slp_grid_create(man->R, man->C, grid);
+}
+
+/* Bytes of memory available to new allocations on this node: MemAvailable from
+ * /proc/meminfo (free memory plus reclaimable cache), else the physical memory; 0 when
+ * unknown. */
+static double available_memory(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f) {
+        char line[256];
+        double kb = 0.0;
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1)
+                break;
+        fclose(f);
+        if (kb > 0.0)
+            return kb * 1024.0;
+    }
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (double)pages * (double)page : 0.0;
+}
+
+/* The estimate follows slp_shard_rank_bytes: the block is held twice (A_rc and its
+ * transpose) and the solver keeps about 20 column-slice and 18 row-slice vectors.
+ * The limit is mem_limit, or the node's available memory divided by the ranks on the
+ * node (OMPI_COMM_WORLD_LOCAL_SIZE / SLURM_NTASKS_PER_NODE when set). Collective. */
+slp_err slp_run_check_memory(const char *dir, double mem_limit, const slp_shard_manifest_t *man,
+                             const slp_grid_t *grid)
+{
+    int64_t matrix = 0, vectors = 0;
+    slp_shard_rank_bytes(man, grid->r, grid->c, &matrix, &vectors);
+    int64_t n_loc = man->col_off[grid->c + 1] - man->col_off[grid->c];
+    int64_t m_loc = man->row_off[grid->r + 1] - man->row_off[grid->r];
+    double need = 2.0 * (double)matrix + 8.0 * (20.0 * (double)n_loc + 18.0 * (double)m_loc);
+    double limit = mem_limit;
+    const char *source = "--mem-limit";
+    if (limit <= 0.0) {
+        limit = available_memory();
+        if (limit <= 0.0)
+            return SLP_OK; /* unknown: no check */
+        const char *local = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+        if (!local)
+            local = getenv("SLURM_NTASKS_PER_NODE");
+        double per_node = local ? atof(local) : 1.0;
+        limit /= per_node >= 1.0 ? per_node : 1.0;
+        source = "available memory";
+    }
+    slp_err rc = SLP_OK;
+    if (need > limit)
+        rc = slp_error(SLP_ERR_INPUT,
+                       "%s: block (%d, %d) needs about %.3g GB on rank %d (matrix %.3g GB, "
+                       "vectors %.3g GB) but the limit is %.3g GB (%s); cut the model for more "
+                       "ranks (shardlp shard --grid) or raise --mem-limit",
+                       dir, grid->r, grid->c, need / 1e9, grid->rank,
+                       2.0 * (double)matrix / 1e9, (need - 2.0 * (double)matrix) / 1e9,
+                       limit / 1e9, source);
+    return slp_comm_agree(grid->world, rc);
+}
+
+slp_err slp_run_read_shards(const char *dir, const slp_shard_manifest_t *man, slp_grid_t *grid,
+                            slp_local_problem_t *lp, slp_run_info_t *info)
+{
+    info->shard_dir = dir;
+    info->shard_manifest = man;
+    info->model_name = slp_strdup(man->name ? man->name : "");
+    slp_log("Model %s: %lld rows, %lld columns, %lld nonzeros (%s), from shards\n",
+            man->name && man->name[0] ? man->name : "(unnamed)", (long long)man->m,
+            (long long)man->n, (long long)man->nnz, man->sense < 0 ? "maximize" : "minimize");
+    return slp_shard_read_local(dir, grid, lp);
+}
+
+/* A copy of `count` names (NULL stays NULL). */
+static slp_err copy_names(char *const *names, int64_t count, char ***out)
+{
+    *out = NULL;
+    if (!names)
+        return SLP_OK;
+    if (!(*out = slp_calloc((size_t)(count > 0 ? count : 1), sizeof **out)))
+        return slp_error(SLP_ERR_NOMEM, "out of memory copying names");
+    for (int64_t k = 0; k < count; k++)
+        if (!((*out)[k] = slp_strdup(names[k] ? names[k] : "")))
+            return slp_error(SLP_ERR_NOMEM, "out of memory copying names");
+    return SLP_OK;
+}
+
+/* Rank 0: the model to distribute (read from `path`, or the caller's), validated and
+ * put through the integer rule; *owned is set when it was read here. */
+static slp_err root_model(const char *path, const slp_model_t *given, const slp_run_options_t *o,
+                          slp_model_t **owned, const slp_model_t **model)
+{
+    const char *source = path ? path : "the model";
+    *owned = NULL;
+    *model = given;
+    if (path) {
+        SLP_CALL(slp_mps_read(path, owned));
+        *model = *owned;
+    }
+    if (!*model)
+        return slp_error(SLP_ERR_INPUT, "no model given on rank 0");
+    SLP_CALL(slp_model_validate(*model, source));
+    return slp_integer_rule(slp_model_integer_columns(*model), source, o->relax);
+}
+
+/* Rank 0: what the outputs keep of the model (name, and the names for --sol). */
+static slp_err keep_for_outputs(slp_model_t *owned, const slp_model_t *model,
+                                const slp_run_options_t *o, slp_run_info_t *info)
+{
+    info->model_name = slp_strdup(model->name ? model->name : "");
+    info->m = model->m; /* the name arrays' lengths, also after a failure */
+    info->n = model->n;
+    slp_log("Model %s: %lld rows, %lld columns, %lld nonzeros (%s)\n",
+            model->name && model->name[0] ? model->name : "(unnamed)", (long long)model->m,
+            (long long)model->n, (long long)model->nnz, model->sense < 0 ? "maximize" : "minimize");
+    if (!o->sol_path)
+        return SLP_OK;
+    if (owned) { /* read here: move the names instead of copying them */
+        info->row_names = owned->row_names;
+        info->col_names = owned->col_names;
+        owned->row_names = owned->col_names = NULL;
+        return SLP_OK;
+    }
+    SLP_CALL(copy_names(model->row_names, model->m, &info->row_names));
+    return copy_names(model->col_names, model->n, &info->col_names);
+}
+
+slp_err slp_run_distribute(slp_grid_t *grid, const char *path, const slp_model_t *given,
+                           const slp_run_options_t *o, slp_local_problem_t *lp,
+                           slp_run_info_t *info)
+{
+    slp_model_t *owned = NULL;
+    const slp_model_t *model = NULL;
+    slp_err rc = SLP_OK;
+    if (grid->rank == 0) {
+        rc = root_model(path, given, o, &owned, &model);
+        if (rc == SLP_OK)
+            rc = keep_for_outputs(owned, model, o, info);
+    }
+    rc = slp_comm_agree(grid->world, rc);
+    if (rc == SLP_OK)
+        rc = slp_distribute_model(grid, grid->rank == 0 ? model : NULL, lp);
+    slp_model_destroy(&owned);
+    return rc;
+}

@@ -1,0 +1,31 @@
+/* Where a run's problem comes from: the grid it runs on, the size check of shard
+ * input, and reading (shards: every rank its block) or distributing (an MPS file or
+ * a model in memory on rank 0) the problem. Collective over the world. */
+#ifndef SLP_RUN_INPUT_H
+#define SLP_RUN_INPUT_H
+
+#include "core/local_problem.h"
+#include "core/model.h"
+#include "grid/grid.h"
+#include "run/run_options.h"
+#include "run/run_output.h"
+#include "shard/shard.h"
+
+/* MPS or in-memory input: the options' grid, else the most square for the ranks. */
+slp_err slp_run_grid(const slp_run_options_t *o, slp_grid_t **grid);
+/* Shard input: the manifest's grid (an options grid must agree with it). */
+slp_err slp_run_shard_grid(const char *dir, const slp_run_options_t *o,
+                           slp_shard_manifest_t *man, slp_grid_t **grid);
+/* Refuse, before reading, a block that would not fit this rank's memory. */
+slp_err slp_run_check_memory(const char *dir, double mem_limit, const slp_shard_manifest_t *man,
+                             const slp_grid_t *grid);
+slp_err slp_run_read_shards(const char *dir, const slp_shard_manifest_t *man, slp_grid_t *grid,
+                            slp_local_problem_t *lp, slp_run_info_t *info);
+/* Rank 0 reads `path` (or takes `model` when path is NULL), validates it, applies the
+ * integer rule (o->relax), keeps the names when o->sol_path is set, and sends every
+ * rank its block. */
+slp_err slp_run_distribute(slp_grid_t *grid, const char *path, const slp_model_t *model,
+                           const slp_run_options_t *o, slp_local_problem_t *lp,
+                           slp_run_info_t *info);
+
+#endif

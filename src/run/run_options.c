@@ -1,0 +1,289 @@
+/* Setting, reading and copying run options through the option table. */
+#include "run/run_options.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "core/parse.h"
+#include "grid/grid.h"
+#include "run/option_table.h"
+
+void slp_run_options_default(slp_run_options_t *o)
+{
+    memset(o, 0, sizeof *o);
+    slp_settings_default(&o->solver);
+    o->backend = SLP_BACKEND_CPU;
+    o->verbosity = 1;
+    o->log_to_console = 1;
+    o->checkpoint_every = 300.0;
+}
+
+static char **path_field(slp_run_options_t *o, const slp_option_t *opt)
+{
+    return (char **)(void *)((char *)o + opt->offset);
+}
+
+void slp_run_options_free(slp_run_options_t *o)
+{
+    int count = 0;
+    const slp_option_t *t = slp_option_table(&count);
+    for (int k = 0; k < count; k++)
+        if (t[k].type == SLP_OPT_PATH) {
+            char **p = path_field(o, &t[k]);
+            free(*p);
+            *p = NULL;
+        }
+}
+
+slp_err slp_run_options_copy(const slp_run_options_t *src, slp_run_options_t *dst)
+{
+    *dst = *src;
+    int count = 0;
+    const slp_option_t *t = slp_option_table(&count);
+    slp_err rc = SLP_OK;
+    for (int k = 0; k < count; k++) {
+        if (t[k].type != SLP_OPT_PATH)
+            continue;
+        char **p = path_field(dst, &t[k]);
+        if (*p && !(*p = slp_strdup(*p)))
+            rc = SLP_ERR_NOMEM; /* the rest stay NULL-safe to free */
+    }
+    if (rc != SLP_OK) {
+        slp_run_options_free(dst);
+        return slp_error(rc, "out of memory copying the options");
+    }
+    return SLP_OK;
+}
+
+/* The index of `value` among the '|'-separated `choices`, or -1. */
+static int choice_index(const char *choices, const char *value)
+{
+    int index = 0;
+    for (const char *p = choices; p; index++) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (strlen(value) == len && !strncmp(p, value, len))
+            return index;
+        p = bar ? bar + 1 : NULL;
+    }
+    return -1;
+}
+
+static slp_err set_choice(const slp_option_t *opt, const char *label, const char *value, int *out)
+{
+    int index = choice_index(opt->choices, value);
+    if (index < 0) {
+        char allowed[128];
+        snprintf(allowed, sizeof allowed, "%s", opt->choices);
+        for (char *p = allowed; *p; p++)
+            if (*p == '|')
+                *p = '/';
+        return slp_error(SLP_ERR_INPUT, "option %s: '%s' is not one of %s", label, value, allowed);
+    }
+    *out = index;
+    return SLP_OK;
+}
+
+static slp_err set_path(char **field, const char *label, const char *value)
+{
+    if (!value[0])
+        return slp_error(SLP_ERR_INPUT, "option %s: empty path", label);
+    char *copy = slp_strdup(value);
+    if (!copy)
+        return slp_error(SLP_ERR_NOMEM, "option %s: out of memory", label);
+    free(*field);
+    *field = copy;
+    return SLP_OK;
+}
+
+/* BOOL: HiGHS's words; "choose" leaves the default. */
+static slp_err set_bool(const char *label, const char *value, int *out)
+{
+    if (!strcmp(value, "choose"))
+        return SLP_OK;
+    return slp_parse_bool(label, value, out);
+}
+
+static slp_err set_number(const slp_option_t *opt, const char *label, const char *value,
+                          void *field)
+{
+    if (opt->type == SLP_OPT_REAL)
+        return slp_parse_double(label, value, opt->lo, opt->hi, (double *)field);
+    int64_t hi = opt->hi >= 9.2e18 ? INT64_MAX : (int64_t)opt->hi, v = 0;
+    SLP_CALL(slp_parse_int64(label, value, (int64_t)opt->lo, hi, &v));
+    if (opt->type == SLP_OPT_INT)
+        *(int *)field = (int)v;
+    else
+        *(int64_t *)field = v;
+    return SLP_OK;
+}
+
+/* A FLAG takes no value; the API and files may say true (set) or false (nothing). */
+static slp_err flag_wanted(const char *label, const char *value, int *wanted)
+{
+    *wanted = 1;
+    return value ? slp_parse_bool(label, value, wanted) : SLP_OK;
+}
+
+static slp_err set_value(slp_run_options_t *o, const slp_option_t *opt, const char *label,
+                         const char *value, int *then_imply)
+{
+    void *field = (char *)o + opt->offset;
+    *then_imply = 1;
+    if (opt->type == SLP_OPT_FLAG)
+        return flag_wanted(label, value, then_imply);
+    if (!value)
+        return slp_error(SLP_ERR_INPUT, "option %s needs a value", label);
+    switch (opt->type) {
+    case SLP_OPT_REAL:
+    case SLP_OPT_INT:
+    case SLP_OPT_INT64:
+        return set_number(opt, label, value, field);
+    case SLP_OPT_BOOL:
+        return set_bool(label, value, (int *)field);
+    case SLP_OPT_CHOICE:
+        return set_choice(opt, label, value, (int *)field);
+    case SLP_OPT_GRID:
+        if (!strcmp(value, "0x0") || !strcmp(value, "auto")) {
+            ((int *)field)[0] = ((int *)field)[1] = 0;
+            return SLP_OK;
+        }
+        if (slp_grid_parse(value, &((int *)field)[0], &((int *)field)[1]) != SLP_OK) {
+            slp_error_clear();
+            return slp_error(SLP_ERR_INPUT, "option %s: '%s' is not RxC with positive R and C "
+                             "(e.g. 2x4) or 0x0", label, value);
+        }
+        return SLP_OK;
+    case SLP_OPT_PATH:
+        return set_path((char **)field, label, value);
+    case SLP_OPT_FILE:
+        return slp_options_file_read(value, o);
+    case SLP_OPT_IGNORED:
+        slp_warn("option %s=%s is a HiGHS option that shardlp ignores\n", label, value);
+        return SLP_OK;
+    case SLP_OPT_IGNORED_QUIETLY:
+        return SLP_OK;
+    case SLP_OPT_FLAG:
+        break;
+    }
+    return slp_error(SLP_ERR_INTERNAL, "option %s: unhandled type", label);
+}
+
+slp_err slp_option_set(slp_run_options_t *o, const char *name, const char *value)
+{
+    const slp_option_t *opt = slp_option_find(name);
+    const char *label = name && name[0] == '-' && name[1] == '-' ? name + 2 : name;
+    if (!opt)
+        return slp_error(SLP_ERR_INPUT, "unknown option '%s' (shardlp solve --help lists them)",
+                         label ? label : "(null)");
+    int then_imply = 0;
+    SLP_CALL(set_value(o, opt, label, value, &then_imply));
+    if (!opt->implies || !then_imply)
+        return SLP_OK;
+    char implied[64];
+    snprintf(implied, sizeof implied, "%s", opt->implies);
+    char *eq = strchr(implied, '=');
+    *eq = '\0';
+    return slp_option_set(o, implied, eq + 1);
+}
+
+slp_err slp_option_get(const slp_run_options_t *o, const char *name, char *buf, size_t size)
+{
+    const slp_option_t *opt = slp_option_find(name);
+    if (!opt)
+        return slp_error(SLP_ERR_INPUT, "unknown option '%s'", name ? name : "(null)");
+    const void *field = (const char *)o + opt->offset;
+    buf[0] = '\0';
+    switch (opt->type) {
+    case SLP_OPT_REAL:
+        snprintf(buf, size, "%.17g", *(const double *)field);
+        break;
+    case SLP_OPT_INT:
+        snprintf(buf, size, "%d", *(const int *)field);
+        break;
+    case SLP_OPT_INT64:
+        snprintf(buf, size, "%lld", (long long)*(const int64_t *)field);
+        break;
+    case SLP_OPT_BOOL:
+        snprintf(buf, size, "%s", *(const int *)field ? "on" : "off");
+        break;
+    case SLP_OPT_CHOICE: {
+        int index = *(const int *)field;
+        const char *p = opt->choices;
+        for (int k = 0; k < index && p; k++)
+            p = strchr(p, '|') ? strchr(p, '|') + 1 : NULL;
+        size_t len = p ? strcspn(p, "|") : 0;
+        snprintf(buf, size, "%.*s", (int)len, p ? p : "");
+        break;
+    }
+    case SLP_OPT_GRID:
+        snprintf(buf, size, "%dx%d", ((const int *)field)[0], ((const int *)field)[1]);
+        break;
+    case SLP_OPT_PATH:
+        snprintf(buf, size, "%s", *(char *const *)field ? *(char *const *)field : "");
+        break;
+    default:
+        return slp_error(SLP_ERR_INPUT, "option %s has no value to read", opt->name);
+    }
+    return SLP_OK;
+}
+
+slp_err slp_run_options_validate(const slp_run_options_t *o)
+{
+    if ((o->checkpoint_dir || o->resume_dir) && o->solver.polish)
+        return slp_error(SLP_ERR_INPUT, "--checkpoint / --resume do not support --polish yet");
+    return SLP_OK;
+}
+
+/* ---------------------------------------------------------- options files */
+
+enum { MAX_OPTIONS_FILE_DEPTH = 8 };
+
+/* One `name = value` line; errors are prefixed with FILE:LINE. */
+static slp_err apply_line(slp_run_options_t *o, const char *path, int lineno, char *line)
+{
+    char *hash = strchr(line, '#');
+    if (hash)
+        *hash = '\0';
+    char name[256], value[2048], rest[8];
+    if (sscanf(line, " %255[^= \t] = %2047s", name, value) != 2) {
+        if (sscanf(line, " %7s", rest) == 1)
+            return slp_error(SLP_ERR_INPUT, "%s:%d: expected 'name = value'", path, lineno);
+        return SLP_OK; /* blank or comment */
+    }
+    if (!slp_option_find(name)) {
+        slp_warn("%s:%d: option '%s' is not used by shardlp\n", path, lineno, name);
+        return SLP_OK;
+    }
+    slp_err rc = slp_option_set(o, name, value);
+    if (rc != SLP_OK) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", slp_error_message());
+        slp_error_clear(); /* the first message wins: replace it by the prefixed one */
+        rc = slp_error(rc, "%s:%d: %s", path, lineno, msg);
+    }
+    return rc;
+}
+
+slp_err slp_options_file_read(const char *path, slp_run_options_t *o)
+{
+    if (o->options_file_depth >= MAX_OPTIONS_FILE_DEPTH)
+        return slp_error(SLP_ERR_INPUT, "%s: options files nested more than %d deep",
+                         path, MAX_OPTIONS_FILE_DEPTH);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return slp_error(SLP_ERR_IO, "%s: cannot open options file", path);
+    o->options_file_depth++;
+    char line[4096];
+    int lineno = 0;
+    slp_err rc = SLP_OK;
+    while (rc == SLP_OK && fgets(line, sizeof line, f))
+        rc = apply_line(o, path, ++lineno, line);
+    fclose(f);
+    o->options_file_depth--;
+    return rc;
+}

@@ -1,0 +1,49 @@
+/* Every setting of a solve in one struct, and the one table that names them
+ * (run/option_table.c, docs/cli.md). The command line, HiGHS options files, the C
+ * API's shardlp_set_option and Python's keyword arguments all set options through
+ * slp_option_set, so a setting is spelled, typed and range-checked in one place. */
+#ifndef SLP_RUN_OPTIONS_H
+#define SLP_RUN_OPTIONS_H
+
+#include <stddef.h>
+
+#include "core/error.h"
+#include "solver/settings.h"
+
+typedef enum { SLP_BACKEND_CPU = 0, SLP_BACKEND_CUDA = 1 } slp_backend_kind;
+
+typedef struct slp_run_options {
+    slp_settings_t solver;  /* the method's settings (defaults: slp_settings_default) */
+    int grid[2];            /* R x C for MPS or in-memory input; 0 x 0 = from the rank count */
+    int backend;            /* slp_backend_kind */
+    int relax;              /* integer columns solved as continuous (else refused) */
+    int verbosity;          /* 0 quiet, 1 log, 2 every check */
+    int log_to_console;     /* HiGHS's switch: 0 = quiet whatever the verbosity */
+    double mem_limit;       /* per-rank bytes for the shard-input size check (0: system) */
+    double checkpoint_every; /* seconds between checkpoints */
+    /* Paths (owned; NULL = not given). */
+    char *model_path;       /* the model (CLI: first argument or --model_file) */
+    char *sol_path, *out_dir, *json_path, *trace_path, *log_path;
+    char *checkpoint_dir, *resume_dir;
+    int options_file_depth; /* options files being read (guards against a file naming itself) */
+} slp_run_options_t;
+
+/* The defaults of the table (the command line's: verbosity 1). */
+void slp_run_options_default(slp_run_options_t *o);
+void slp_run_options_free(slp_run_options_t *o);
+slp_err slp_run_options_copy(const slp_run_options_t *src, slp_run_options_t *dst);
+
+/* Set one option by any of its names: shardlp's (`tol`, `time-limit`; '-' and '_'
+ * are the same, a leading "--" is allowed) or HiGHS's (`time_limit`,
+ * `primal_feasibility_tolerance`, ...). Errors name the option and the allowed values. */
+slp_err slp_option_set(slp_run_options_t *o, const char *name, const char *value);
+/* The current value as text (what slp_option_set accepts). */
+slp_err slp_option_get(const slp_run_options_t *o, const char *name, char *buf, size_t size);
+/* Cross-option rules checked before a run (e.g. --checkpoint with --polish). */
+slp_err slp_run_options_validate(const slp_run_options_t *o);
+
+/* A HiGHS options file: lines `name = value`, '#' comments. Names of the table are
+ * applied; HiGHS names shardlp has no use for get a warning (so HiGHS callers work). */
+slp_err slp_options_file_read(const char *path, slp_run_options_t *o);
+
+#endif
