@@ -158,6 +158,15 @@ def lib():
     return L
 
 
+def release(destroy, handle):
+    """Call a library destructor on a ctypes handle (from __del__; quiet at shutdown)."""
+    if handle is not None and handle.value:
+        try:
+            destroy(ctypes.byref(handle))
+        except Exception:  # interpreter shutdown
+            pass
+
+
 def check(code, what):
     """Raise the matching exception when a library call returned non-zero."""
     if code == 0:

@@ -4,7 +4,7 @@ import os
 
 import numpy as np
 
-from ._lib import Info, InputError, Matrix, c_double_p, c_int64_p, check, lib
+from ._lib import Info, InputError, Matrix, c_double_p, c_int64_p, check, lib, release
 from .settings import Settings
 
 STATUS_NAMES = (
@@ -202,12 +202,7 @@ class Model:
         self._x0 = self._y0 = None
 
     def __del__(self):
-        h = getattr(self, "_h", None)
-        if h is not None and h.value:
-            try:
-                lib().shardlp_problem_destroy(ctypes.byref(h))
-            except Exception:  # interpreter shutdown
-                pass
+        release(lib().shardlp_problem_destroy, getattr(self, "_h", None))
 
     @property
     def row_names(self):

@@ -5,7 +5,7 @@ import ctypes
 import numbers
 import os
 
-from ._lib import check, lib
+from ._lib import check, lib, release
 
 
 def options():
@@ -72,9 +72,4 @@ class Settings:
         return self._h
 
     def __del__(self):
-        h = getattr(self, "_h", None)
-        if h is not None and h.value:
-            try:
-                lib().shardlp_settings_destroy(ctypes.byref(h))
-            except Exception:  # interpreter shutdown
-                pass
+        release(lib().shardlp_settings_destroy, getattr(self, "_h", None))

@@ -1,4 +1,4 @@
-/* The backend seam (DESIGN.md section 5). The solver core calls this table of
+/* The backend seam (docs/design.md section 5). The solver core calls this table of
  * operations over vectors (double arrays living in the backend's memory: host
  * for the CPU backend, device for CUDA) and one block-matrix handle (A_rc with
  * its transpose). The solver never touches vector elements directly between
@@ -14,7 +14,7 @@
 typedef struct slp_backend slp_backend_t;
 typedef struct slp_block slp_block_t; /* backend-owned A_rc and A_rc^T */
 
-/* One fused primal pass (ALGORITHM.md section 4, step 1). On major iterations
+/* One fused primal pass (docs/algorithm.md section 4, step 1). On major iterations
  * xhat, slack (Moreau dual slack r~) and dx = xhat - x are stored as well. */
 typedef struct {
     int64_t n;
@@ -48,7 +48,7 @@ enum {
     SLP_COL_SLACKX,   /* slack . xhat */
     SLP_COL_SLACKOBJ, /* sum max(slack,0) l_v + min(slack,0) u_v (finite parts) */
     SLP_COL_DIST2,    /* ||xhat - x0||^2 */
-    /* infeasibility certificates (ALGORITHM.md section 6), raw (unnormalised) */
+    /* infeasibility certificates (docs/algorithm.md section 6), raw (unnormalised) */
     SLP_COL_RAY_DMAX, /* max |d_x| of the primal ray */
     SLP_COL_RAY_CD,   /* c . d_x */
     SLP_COL_RAY_QOBJ, /* sum max(q,0) l_v + min(q,0) u_v (finite parts), q = -A^T d_y */

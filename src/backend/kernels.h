@@ -1,7 +1,7 @@
 /* Element-wise math of one PDHG iteration, per coordinate, shared by every
  * backend (the CPU loops call these; a CUDA kernel body can too). Keeping the
  * formulas here means the CPU tests exercise the same arithmetic.
- * Notation follows ALGORITHM.md section 4. */
+ * Notation follows docs/algorithm.md section 4. */
 #ifndef SLP_KERNELS_H
 #define SLP_KERNELS_H
 

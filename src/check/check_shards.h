@@ -1,4 +1,4 @@
-/* The checker on sharded input (DESIGN.md section 8): a shard model is checked
+/* The checker on sharded input (docs/design.md section 9): a shard model is checked
  * against a sharded solution (`solve --out DIR`) block by block on one process, so
  * memory stays at one block plus one row and one column slice; an MPS model can be
  * checked against a sharded solution by loading its slices into whole vectors. */

@@ -1,6 +1,6 @@
 /* What one rank (r, c) of an R x C grid owns: its block A_rc of the constraint
  * matrix and the slices of the problem vectors for its column block c and row
- * block r (DESIGN.md section 3). Produced either by splitting an MPS model on
+ * block r (docs/design.md section 3). Produced either by splitting an MPS model on
  * rank 0 (grid/distribute.c) or by reading a shard directory (shard/), and
  * consumed by the solver. Memory is O(nnz(A_rc) + n/C + m/R). */
 #ifndef SLP_LOCAL_PROBLEM_H

@@ -40,7 +40,7 @@ slp_err slp_model_create(int64_t m, int64_t n, int64_t nnz, slp_model_t **out)
     return SLP_OK;
 }
 
-static void free_names(char **names, int64_t count)
+void slp_names_free(char **names, int64_t count)
 {
     if (!names)
         return;
@@ -64,8 +64,8 @@ void slp_model_destroy(slp_model_t **model)
     free(p->col_ptr);
     free(p->row_idx);
     free(p->val);
-    free_names(p->row_names, p->m);
-    free_names(p->col_names, p->n);
+    slp_names_free(p->row_names, p->m);
+    slp_names_free(p->col_names, p->n);
     free(p->is_int);
     free(p);
     *model = NULL;

@@ -31,7 +31,7 @@ static slp_err open_file(const char *tmp, int role, int r, int c, slp_shard_head
     slp_err rc = slp_fw_open(fw, path);
     free(path);
     SLP_CALL(rc);
-    rc = slp_fw_header(fw, h);
+    rc = slp_shard_fw_header(fw, h);
     if (rc != SLP_OK)
         slp_fw_discard(fw);
     return rc;
@@ -44,7 +44,7 @@ static slp_err finish_file(slp_fw_t *fw, slp_err rc, int64_t *bytes, int64_t *cr
         return rc;
     }
     slp_shard_file_t info;
-    SLP_CALL(slp_fw_close(fw, &info));
+    SLP_CALL(slp_shard_fw_close(fw, &info));
     *bytes = info.bytes;
     *crc = (int64_t)info.crc32;
     return SLP_OK;

@@ -1,5 +1,5 @@
 /* The MPS path of the input phase: rank 0 holds the whole model and sends every
- * rank its block A_rc and its row and column slices (DESIGN.md section 4.1).
+ * rank its block A_rc and its row and column slices (docs/design.md section 4.1).
  * Other ranks never see more than their own part. */
 #ifndef SLP_DISTRIBUTE_H
 #define SLP_DISTRIBUTE_H

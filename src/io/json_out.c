@@ -122,3 +122,15 @@ void slp_json_number_array(slp_json_t *j, const char *key, const double *values,
     }
     fputc(']', j->f);
 }
+
+void slp_json_write_exact(FILE *f, double v)
+{
+    if (isnan(v))
+        fputs("\"nan\"", f);
+    else if (isinf(v))
+        fputs(v > 0 ? "\"inf\"" : "\"-inf\"", f);
+    else if (v == floor(v) && fabs(v) < 1e15)
+        fprintf(f, "%.1f", v); /* keep a '.' so it reads as a real number */
+    else
+        fprintf(f, "%.17g", v);
+}

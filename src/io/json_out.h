@@ -16,6 +16,9 @@ typedef struct {
 /* A JSON string literal (escaped) / a number (non-finite as null), for hand-written JSON. */
 void slp_json_write_string(FILE *f, const char *s);
 void slp_json_write_number(FILE *f, double v);
+/* A number that reads back exactly; non-finite values as the strings "inf", "-inf",
+ * "nan" (io/json_read.h's slp_mjson_num accepts those). */
+void slp_json_write_exact(FILE *f, double v);
 
 void slp_json_begin(slp_json_t *j, FILE *f);      /* opens the top-level object */
 void slp_json_end(slp_json_t *j);                 /* closes it, newline */

@@ -2,6 +2,8 @@
  * Format and reader decisions: docs/solution-format.md. */
 #include "io/solution_text.h"
 
+#include "io/out_file.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -53,9 +55,9 @@ typedef enum {
 } writer_stage;
 
 struct slp_solution_writer {
-    FILE *file;
-    char *path;        /* final name */
-    char *tmp_path;    /* what is being written */
+    slp_out_file_t out; /* io/out_file.h: replaced atomically on close */
+    FILE *file;         /* out.f */
+    const char *path;   /* out.path, for messages */
     writer_stage stage;
     int next_section;  /* the section kind section() must be called with next */
     int section;       /* current section kind, -1 when none */
@@ -83,24 +85,13 @@ slp_err slp_solution_writer_open(const char *path, slp_solution_writer_t **out)
     slp_solution_writer_t *w = slp_calloc(1, sizeof *w);
     if (!w)
         return SLP_ERR_NOMEM;
-    size_t len = strlen(path) + 32;
-    w->path = slp_strdup(path);
-    w->tmp_path = slp_malloc(len);
-    if (!w->path || !w->tmp_path) {
-        free(w->path);
-        free(w->tmp_path);
-        free(w);
-        return SLP_ERR_NOMEM;
-    }
-    snprintf(w->tmp_path, len, "%s.tmp.%ld", path, (long)getpid());
-    w->file = fopen(w->tmp_path, "w");
-    if (!w->file) {
-        slp_err rc = slp_error(SLP_ERR_IO, "%s: cannot create: %s", w->tmp_path, strerror(errno));
-        free(w->path);
-        free(w->tmp_path);
+    slp_err rc = slp_out_open(&w->out, path, "solution", 0);
+    if (rc != SLP_OK) {
         free(w);
         return rc;
     }
+    w->file = w->out.f;
+    w->path = w->out.path;
     w->stage = W_OPEN;
     w->section = -1;
     *out = w;
@@ -242,19 +233,6 @@ slp_err slp_solution_writer_values(slp_solution_writer_t *w, int64_t count,
     return SLP_OK;
 }
 
-static void writer_free(slp_solution_writer_t **wp, int remove_tmp)
-{
-    slp_solution_writer_t *w = *wp;
-    if (w->file)
-        fclose(w->file);
-    if (remove_tmp)
-        remove(w->tmp_path);
-    free(w->path);
-    free(w->tmp_path);
-    free(w);
-    *wp = NULL;
-}
-
 slp_err slp_solution_writer_close(slp_solution_writer_t **wp)
 {
     if (!wp || !*wp)
@@ -268,24 +246,21 @@ slp_err slp_solution_writer_close(slp_solution_writer_t **wp)
                        "%s: solution file closed before it was complete", w->path);
     if (rc == SLP_OK && fputs("\n# Basis\nHiGHS v1\nNone\n", w->file) < 0)
         rc = slp_error(SLP_ERR_IO, "%s: write failed: %s", w->path, strerror(errno));
-    if (rc == SLP_OK) {
-        FILE *f = w->file;
-        w->file = NULL;
-        int bad = ferror(f);
-        if (fclose(f) != 0 || bad)
-            rc = slp_error(SLP_ERR_IO, "%s: write failed: %s", w->path, strerror(errno));
-    }
-    if (rc == SLP_OK && rename(w->tmp_path, w->path) != 0)
-        rc = slp_error(SLP_ERR_IO, "%s: cannot rename %s into place: %s", w->path, w->tmp_path,
-                       strerror(errno));
-    writer_free(wp, rc != SLP_OK);
+    if (rc == SLP_OK)
+        rc = slp_out_commit(&w->out);
+    slp_out_abort(&w->out); /* after a failure: removes the temporary file */
+    free(w);
+    *wp = NULL;
     return rc;
 }
 
 void slp_solution_writer_abort(slp_solution_writer_t **wp)
 {
-    if (wp && *wp)
-        writer_free(wp, 1);
+    if (!wp || !*wp)
+        return;
+    slp_out_abort(&(*wp)->out);
+    free(*wp);
+    *wp = NULL;
 }
 
 /* ======================================================================== */

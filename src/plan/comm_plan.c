@@ -16,7 +16,7 @@
 #include "core/log.h"
 #include "grid/comm_mpi.h"
 #include "shard/shard.h"
-#include "solver/reduce.h"
+#include "grid/reduce.h"
 
 enum { TAG_REDUCE = 11, TAG_RETURN = 12, TAG_SYNC = 13 };
 

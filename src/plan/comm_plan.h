@@ -1,4 +1,4 @@
-/* The communication plan of the two products (DESIGN.md section 5, issue 8,
+/* The communication plan of the two products (docs/design.md section 5, issue 8,
  * docs/comm-support.md).
  *
  * Both plans sum a coordinate's partial products in a fixed order: the sum is

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "grid/comm_mpi.h"
-#include "solver/reduce.h"
+#include "grid/reduce.h"
 
 int slp_plan_mask_count(const uint64_t *mask, int words)
 {

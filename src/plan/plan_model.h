@@ -1,4 +1,4 @@
-/* The communication model of the two plans (DESIGN.md section 5, paper Appendix D):
+/* The communication model of the two plans (docs/design.md section 5, paper Appendix D):
  * logical scalar-hops, counting reduction and dissemination legs of the two
  * products per iteration plus one-way full-state synchronisation boundaries.
  * Packing, imbalance, topology and latency are not modelled.

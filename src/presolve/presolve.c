@@ -13,7 +13,7 @@
 
 #include "core/log.h"
 #include "core/timer.h"
-#include "solver/reduce.h"
+#include "grid/reduce.h"
 
 #define SLP_PS_INF_BOUND SLP_INFINITE_BOUND
 #define SLP_PS_MIN_PIVOT 1e-9    /* a singleton entry must exceed this in magnitude */

@@ -1,4 +1,4 @@
-/* Distributed presolve and its recovery (DESIGN.md section 4.2, docs/presolve.md).
+/* Distributed presolve and its recovery (docs/design.md section 4.2, docs/presolve.md).
  *
  * The reductions "neutralise in place": the row and column partition of the
  * grid never changes, so every vector keeps its length and every rank keeps its

@@ -11,6 +11,7 @@
 #include "core/timer.h"
 #include "grid/distribute.h"
 #include "io/mps.h"
+#include "io/out_file.h"
 #include "presolve/pipeline.h"
 #include "run/run_input.h"
 #include "run/run_output.h"
@@ -48,11 +49,25 @@ static int is_directory(const char *path)
     return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Rank 0 opens the CSV trace and the log file; every rank configures checkpoints. */
+/* Rank 0: every output file can be written, before any work is done. */
+static slp_err check_outputs(const slp_run_options_t *o)
+{
+    const char *paths[] = {o->sol_path, o->json_path, o->trace_path};
+    const char *what[] = {"solution", "JSON summary", "CSV trace"};
+    for (int k = 0; k < 3; k++)
+        if (paths[k])
+            SLP_CALL(slp_out_check(paths[k], what[k]));
+    return SLP_OK;
+}
+
+/* Rank 0 checks the outputs, opens the CSV trace and the log file; every rank
+ * configures checkpoints. */
 static slp_err open_side_files(run_t *r)
 {
     const slp_run_options_t *o = r->opt;
     int root = slp_comm_rank(slp_comm_world()) == 0;
+    if (root)
+        SLP_CALL(check_outputs(o));
     if (o->log_path && root) {
         r->log_file = fopen(o->log_path, "w");
         if (!r->log_file)

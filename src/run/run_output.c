@@ -8,24 +8,16 @@
 #include "core/log.h"
 #include "core/timer.h"
 #include "io/json_out.h"
+#include "io/out_file.h"
 #include "io/solution_text.h"
 
 enum { TAG_SLICE = 301 };
 
-static void free_names(char **names, int64_t count)
-{
-    if (!names)
-        return;
-    for (int64_t k = 0; k < count; k++)
-        free(names[k]);
-    free(names);
-}
-
 void slp_run_info_free(slp_run_info_t *info)
 {
     free(info->model_name);
-    free_names(info->row_names, info->m);
-    free_names(info->col_names, info->n);
+    slp_names_free(info->row_names, info->m);
+    slp_names_free(info->col_names, info->n);
     info->model_name = NULL;
     info->row_names = info->col_names = NULL;
 }
@@ -192,11 +184,9 @@ static void log_final_block(const slp_result_t *res, const slp_run_info_t *info,
 static slp_err write_json(const char *path, const slp_result_t *res, const slp_run_info_t *info,
                           const int64_t *rss, const int64_t *nnz, int ranks, double total)
 {
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return slp_error(SLP_ERR_IO, "%s: cannot write the JSON summary", path);
+    slp_out_file_t out;
+    SLP_CALL(slp_out_open(&out, path, "JSON summary", 0));
+    FILE *f = out.f;
     slp_json_t j;
     slp_json_begin(&j, f);
     slp_json_string(&j, "status", slp_status_name(res->status));
@@ -217,7 +207,7 @@ static slp_err write_json(const char *path, const slp_result_t *res, const slp_r
     slp_json_number(&j, "abs_primal_residual", res->abs_primal_residual);
     slp_json_number(&j, "abs_dual_residual", res->abs_dual_residual);
     slp_json_number(&j, "abs_gap", res->abs_gap);
-    /* certificate quality at the last check (ALGORITHM.md section 6) */
+    /* certificate quality at the last check (docs/algorithm.md section 6) */
     slp_json_open_object(&j, "certificates");
     slp_json_number(&j, "dual_ray_objective", res->dual_ray_obj);
     slp_json_number(&j, "dual_ray_infeasibility", res->dual_ray_infeas);
@@ -260,13 +250,7 @@ static slp_err write_json(const char *path, const slp_result_t *res, const slp_r
     slp_json_int_array(&j, "peak_rss_bytes", rss, ranks);
     slp_json_int_array(&j, "nnz_per_rank", nnz, ranks);
     slp_json_end(&j);
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        remove(tmp);
-        return slp_error(SLP_ERR_IO, "%s: cannot write the JSON summary", path);
-    }
-    return SLP_OK;
+    return slp_out_commit(&out);
 }
 
 slp_err slp_write_outputs(slp_grid_t *grid, const slp_local_problem_t *lp,

@@ -1,4 +1,4 @@
-/* Shard directories, format version 1 (DESIGN.md section 6, docs/shard-format.md).
+/* Shard directories, format version 1 (docs/design.md section 6, docs/shard-format.md).
  *
  * A shard directory holds one model cut into an R x C grid of blocks:
  *   manifest.json           sizes, grid, cut points, sense, and every file with its checksum

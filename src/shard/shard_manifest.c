@@ -53,39 +53,19 @@ static void write_offsets(FILE *f, const char *key, const int64_t *off, int part
     fprintf(f, "],\n");
 }
 
-/* Write text through `emit` into DIR/NAME via NAME.tmp + rename. */
+/* Write text through `emit` into DIR/NAME as an output file (io/out_file.h). */
 static slp_err write_json_file(const char *dir, const char *name,
                                void (*emit)(FILE *, const void *), const void *arg)
 {
-    char tmpname[64];
-    snprintf(tmpname, sizeof tmpname, "%s.tmp", name);
-    char *tmp = slp_path_join(dir, tmpname);
     char *path = slp_path_join(dir, name);
-    slp_err rc = SLP_OK;
-    if (!tmp || !path) {
-        rc = SLP_ERR_NOMEM;
-        goto done;
-    }
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        rc = slp_error(SLP_ERR_IO, "%s: cannot create: %s", tmp, strerror(errno));
-        goto done;
-    }
-    emit(f, arg);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        rc = slp_error(SLP_ERR_IO, "%s: write failed", tmp);
-        remove(tmp);
-        goto done;
-    }
-    if (rename(tmp, path) != 0) {
-        rc = slp_error(SLP_ERR_IO, "%s: cannot rename into place: %s", path, strerror(errno));
-        remove(tmp);
-    }
-done:
-    free(tmp);
+    if (!path)
+        return SLP_ERR_NOMEM;
+    slp_out_file_t out;
+    slp_err rc = slp_out_open(&out, path, "manifest", 0);
     free(path);
-    return rc;
+    SLP_CALL(rc);
+    emit(out.f, arg);
+    return slp_out_commit(&out);
 }
 
 static void emit_manifest(FILE *f, const void *arg)
@@ -108,7 +88,7 @@ static void emit_manifest(FILE *f, const void *arg)
     }
     fprintf(f, "],\n  \"sense\": \"%s\",\n  \"obj_const\": ",
             man->sense < 0 ? "maximize" : "minimize");
-    slp_mjson_write_double(f, man->obj_const);
+    slp_json_write_exact(f, man->obj_const);
     fprintf(f, ",\n  \"names\": %s,\n", man->has_names ? "true" : "false");
     slp_mjson_write_files(f, man->files, man->nfiles);
     fprintf(f, "}\n");
@@ -281,9 +261,9 @@ static void emit_solution(FILE *f, const void *arg)
             SLP_SHARD_VERSION);
     write_json_string(f, man->status);
     fprintf(f, ",\n  \"objective\": ");
-    slp_mjson_write_double(f, man->objective);
+    slp_json_write_exact(f, man->objective);
     fprintf(f, ",\n  \"dual_objective\": ");
-    slp_mjson_write_double(f, man->dual_objective);
+    slp_json_write_exact(f, man->dual_objective);
     fprintf(f, ",\n  \"iterations\": %lld,\n  \"m\": %lld,\n  \"n\": %lld,\n",
             (long long)man->iterations, (long long)man->m, (long long)man->n);
     fprintf(f, "  \"grid\": [%d, %d],\n", man->R, man->C);

@@ -10,27 +10,27 @@
 
 /* Open the manifest's file (role, r, c) and check the header's position fields. */
 static slp_err open_checked(const char *dir, const slp_shard_manifest_t *man, int role, int r,
-                            int c, slp_fr_t *rd)
+                            int c, slp_shard_fr_t *rd)
 {
     const slp_shard_file_t *e = slp_shard_manifest_find(man, role, r, c);
     if (!e)
         return slp_error(SLP_ERR_INPUT, "%s/%s: no %s file listed for r=%d c=%d", dir,
                          SLP_SHARD_MANIFEST, slp_shard_role_name(role), r, c);
-    SLP_CALL(slp_fr_open(rd, dir, e));
+    SLP_CALL(slp_shard_fr_open(rd, dir, e));
     const slp_shard_header_t *h = &rd->h;
-    SLP_CALL(slp_fr_expect(rd, "R (grid rows)", h->R, man->R));
-    SLP_CALL(slp_fr_expect(rd, "C (grid columns)", h->C, man->C));
-    SLP_CALL(slp_fr_expect(rd, "r", h->r, r));
-    SLP_CALL(slp_fr_expect(rd, "c", h->c, c));
-    SLP_CALL(slp_fr_expect(rd, "m", h->m, man->m));
-    SLP_CALL(slp_fr_expect(rd, "n", h->n, man->n));
+    SLP_CALL(slp_shard_fr_expect(rd, "R (grid rows)", h->R, man->R));
+    SLP_CALL(slp_shard_fr_expect(rd, "C (grid columns)", h->C, man->C));
+    SLP_CALL(slp_shard_fr_expect(rd, "r", h->r, r));
+    SLP_CALL(slp_shard_fr_expect(rd, "c", h->c, c));
+    SLP_CALL(slp_shard_fr_expect(rd, "m", h->m, man->m));
+    SLP_CALL(slp_shard_fr_expect(rd, "n", h->n, man->n));
     if (r >= 0) {
-        SLP_CALL(slp_fr_expect(rd, "row_lo", h->row_lo, man->row_off[r]));
-        SLP_CALL(slp_fr_expect(rd, "m_loc", h->m_loc, man->row_off[r + 1] - man->row_off[r]));
+        SLP_CALL(slp_shard_fr_expect(rd, "row_lo", h->row_lo, man->row_off[r]));
+        SLP_CALL(slp_shard_fr_expect(rd, "m_loc", h->m_loc, man->row_off[r + 1] - man->row_off[r]));
     }
     if (c >= 0) {
-        SLP_CALL(slp_fr_expect(rd, "col_lo", h->col_lo, man->col_off[c]));
-        SLP_CALL(slp_fr_expect(rd, "n_loc", h->n_loc, man->col_off[c + 1] - man->col_off[c]));
+        SLP_CALL(slp_shard_fr_expect(rd, "col_lo", h->col_lo, man->col_off[c]));
+        SLP_CALL(slp_shard_fr_expect(rd, "n_loc", h->n_loc, man->col_off[c + 1] - man->col_off[c]));
     }
     return SLP_OK;
 }
@@ -38,27 +38,27 @@ static slp_err open_checked(const char *dir, const slp_shard_manifest_t *man, in
 static slp_err read_block_file(const char *dir, const slp_shard_manifest_t *man, int r, int c,
                                slp_local_problem_t *lp)
 {
-    slp_fr_t rd;
+    slp_shard_fr_t rd;
     slp_err rc = open_checked(dir, man, SLP_SHARD_BLOCK, r, c, &rd);
     int64_t m_loc = lp->m_loc, nnz = man->block_nnz[(int64_t)r * man->C + c];
     if (rc == SLP_OK)
-        rc = slp_fr_expect(&rd, "nnz", rd.h.count, nnz);
+        rc = slp_shard_fr_expect(&rd, "nnz", rd.h.count, nnz);
     if (rc == SLP_OK)
-        rc = slp_fr_expect(&rd, "payload size", rd.h.payload_bytes,
+        rc = slp_shard_fr_expect(&rd, "payload size", rd.h.payload_bytes,
                            (m_loc + 1) * 8 + nnz * 12 + (nnz & 1) * 4);
     if (rc == SLP_OK)
         rc = slp_csr_create(m_loc, lp->n_loc, nnz, &lp->A);
     if (rc == SLP_OK)
-        rc = slp_fr_i64(&rd, lp->A.row_ptr, m_loc + 1);
+        rc = slp_fr_i64(&rd.fr, lp->A.row_ptr, m_loc + 1);
     if (rc == SLP_OK)
-        rc = slp_fr_i32(&rd, lp->A.col_idx, nnz);
+        rc = slp_fr_i32(&rd.fr, lp->A.col_idx, nnz);
     unsigned char pad[4];
     if (rc == SLP_OK && (nnz & 1))
-        rc = slp_fr_bytes(&rd, pad, 4);
+        rc = slp_fr_bytes(&rd.fr, pad, 4);
     if (rc == SLP_OK)
-        rc = slp_fr_f64(&rd, lp->A.val, nnz);
+        rc = slp_fr_f64(&rd.fr, lp->A.val, nnz);
     if (rc == SLP_OK)
-        rc = slp_fr_finish(&rd);
+        rc = slp_shard_fr_finish(&rd);
     /* Structure (after the checksum, so this only catches a writer bug or a forged file). */
     if (rc == SLP_OK) {
         const slp_csr_t *A = &lp->A;
@@ -82,30 +82,30 @@ static slp_err read_block_file(const char *dir, const slp_shard_manifest_t *man,
                 }
         }
     }
-    slp_fr_close(&rd);
+    slp_shard_fr_close(&rd);
     return rc;
 }
 
 static slp_err read_slice(const char *dir, const slp_shard_manifest_t *man, int role, int block,
                           int64_t len, double *a, double *b, double *c3)
 {
-    slp_fr_t rd;
+    slp_shard_fr_t rd;
     int is_row = role == SLP_SHARD_ROW_SLICE;
     slp_err rc = open_checked(dir, man, role, is_row ? block : -1, is_row ? -1 : block, &rd);
     int arrays = c3 ? 3 : 2;
     if (rc == SLP_OK)
-        rc = slp_fr_expect(&rd, "count", rd.h.count, len);
+        rc = slp_shard_fr_expect(&rd, "count", rd.h.count, len);
     if (rc == SLP_OK)
-        rc = slp_fr_expect(&rd, "payload size", rd.h.payload_bytes, 8 * arrays * len);
+        rc = slp_shard_fr_expect(&rd, "payload size", rd.h.payload_bytes, 8 * arrays * len);
     if (rc == SLP_OK)
-        rc = slp_fr_f64(&rd, a, len);
+        rc = slp_fr_f64(&rd.fr, a, len);
     if (rc == SLP_OK)
-        rc = slp_fr_f64(&rd, b, len);
+        rc = slp_fr_f64(&rd.fr, b, len);
     if (rc == SLP_OK && c3)
-        rc = slp_fr_f64(&rd, c3, len);
+        rc = slp_fr_f64(&rd.fr, c3, len);
     if (rc == SLP_OK)
-        rc = slp_fr_finish(&rd);
-    slp_fr_close(&rd);
+        rc = slp_shard_fr_finish(&rd);
+    slp_shard_fr_close(&rd);
     return rc;
 }
 
@@ -166,7 +166,7 @@ static slp_err check_file_sizes(const char *dir, const slp_shard_manifest_t *man
         if (!e)
             return slp_error(SLP_ERR_INPUT, "%s/%s: no %s file listed for r=%d c=%d", dir,
                              SLP_SHARD_MANIFEST, slp_shard_role_name(roles[k]), fr, fc);
-        int64_t want = SLP_SHARD_HEADER_BYTES + payload[k] + SLP_SHARD_TRAILER_BYTES;
+        int64_t want = SLP_SHARD_HEADER_BYTES + payload[k] + SLP_CHECKED_TRAILER_BYTES;
         char *path = slp_path_join(dir, e->path);
         if (!path)
             return SLP_ERR_NOMEM;
@@ -324,12 +324,12 @@ slp_err slp_shard_read_names(const char *dir, const slp_shard_manifest_t *man, i
         return SLP_OK;
     }
     int role = is_row ? SLP_SHARD_ROW_NAMES : SLP_SHARD_COL_NAMES;
-    slp_fr_t rd;
+    slp_shard_fr_t rd;
     rc = open_checked(dir, man, role, is_row ? block : -1, is_row ? -1 : block, &rd);
     if (rc == SLP_OK)
-        rc = slp_fr_expect(&rd, "count", rd.h.count, count);
+        rc = slp_shard_fr_expect(&rd, "count", rd.h.count, count);
     if (rc == SLP_OK && rd.h.payload_bytes < count)
-        rc = slp_error(SLP_ERR_INPUT, "%s: %lld payload bytes cannot hold %lld names", rd.path,
+        rc = slp_error(SLP_ERR_INPUT, "%s: %lld payload bytes cannot hold %lld names", rd.fr.path,
                        (long long)rd.h.payload_bytes, (long long)count);
     if (rc == SLP_OK) {
         out->data = slp_malloc((size_t)rd.h.payload_bytes + 1);
@@ -337,11 +337,11 @@ slp_err slp_shard_read_names(const char *dir, const slp_shard_manifest_t *man, i
         rc = out->data && out->name ? SLP_OK : SLP_ERR_NOMEM;
     }
     if (rc == SLP_OK)
-        rc = slp_fr_bytes(&rd, out->data, (size_t)rd.h.payload_bytes);
+        rc = slp_fr_bytes(&rd.fr, out->data, (size_t)rd.h.payload_bytes);
     int64_t payload = rd.h.payload_bytes;
-    char *path = rd.path ? slp_strdup(rd.path) : NULL;
+    char *path = rd.fr.path ? slp_strdup(rd.fr.path) : NULL;
     if (rc == SLP_OK)
-        rc = slp_fr_finish(&rd);
+        rc = slp_shard_fr_finish(&rd);
     if (rc == SLP_OK) {
         int64_t k = 0, start = 0;
         for (int64_t p = 0; p < payload; p++)
@@ -357,7 +357,7 @@ slp_err slp_shard_read_names(const char *dir, const slp_shard_manifest_t *man, i
         out->count = count;
     }
     free(path);
-    slp_fr_close(&rd);
+    slp_shard_fr_close(&rd);
     if (rc != SLP_OK)
         slp_shard_names_free(out);
     return rc;

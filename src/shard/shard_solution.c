@@ -37,29 +37,22 @@ slp_err slp_shard_write_solution_slice(const char *dir, int kind, int R, int C, 
     }
     h.count = len;
     h.payload_bytes = 16 * len;
-    char tmpname[64];
-    snprintf(tmpname, sizeof tmpname, "%s.tmp", e.path);
-    char *tmp = slp_path_join(dir, tmpname), *path = slp_path_join(dir, e.path);
-    slp_err rc = tmp && path ? SLP_OK : SLP_ERR_NOMEM;
+    char *path = slp_path_join(dir, e.path);
+    slp_err rc = path ? SLP_OK : SLP_ERR_NOMEM;
     slp_fw_t fw;
     if (rc == SLP_OK)
-        rc = slp_fw_open(&fw, tmp);
+        rc = slp_fw_open_atomic(&fw, path);
     if (rc == SLP_OK) {
-        rc = slp_fw_header(&fw, &h);
+        rc = slp_shard_fw_header(&fw, &h);
         if (rc == SLP_OK)
             rc = slp_fw_f64(&fw, v1, len);
         if (rc == SLP_OK)
             rc = slp_fw_f64(&fw, v2, len);
         if (rc == SLP_OK)
-            rc = slp_fw_close(&fw, &e);
+            rc = slp_shard_fw_close(&fw, &e);
         else
             slp_fw_discard(&fw);
     }
-    if (rc == SLP_OK && rename(tmp, path) != 0) {
-        rc = slp_error(SLP_ERR_IO, "%s: cannot rename into place: %s", path, strerror(errno));
-        remove(tmp);
-    }
-    free(tmp);
     free(path);
     if (rc == SLP_OK && info)
         *info = e;
@@ -188,23 +181,23 @@ slp_err slp_shard_read_solution_slice(const char *dir, const slp_shard_solution_
     if (!e)
         return slp_error(SLP_ERR_INPUT, "%s/%s: does not list slice %d", dir,
                          SLP_SOLUTION_MANIFEST, block);
-    slp_fr_t rd;
-    slp_err rc = slp_fr_open(&rd, dir, e);
+    slp_shard_fr_t rd;
+    slp_err rc = slp_shard_fr_open(&rd, dir, e);
     const slp_shard_header_t *h = &rd.h;
-    if (rc == SLP_OK) rc = slp_fr_expect(&rd, "R (grid rows)", h->R, man->R);
-    if (rc == SLP_OK) rc = slp_fr_expect(&rd, "C (grid columns)", h->C, man->C);
-    if (rc == SLP_OK) rc = slp_fr_expect(&rd, "m", h->m, man->m);
-    if (rc == SLP_OK) rc = slp_fr_expect(&rd, "n", h->n, man->n);
-    if (rc == SLP_OK) rc = slp_fr_expect(&rd, is_x ? "c" : "r", is_x ? h->c : h->r, block);
-    if (rc == SLP_OK) rc = slp_fr_expect(&rd, is_x ? "col_lo" : "row_lo", is_x ? h->col_lo : h->row_lo, lo);
-    if (rc == SLP_OK) rc = slp_fr_expect(&rd, "count", h->count, n_loc);
-    if (rc == SLP_OK) rc = slp_fr_expect(&rd, "payload size", h->payload_bytes, 16 * n_loc);
+    if (rc == SLP_OK) rc = slp_shard_fr_expect(&rd, "R (grid rows)", h->R, man->R);
+    if (rc == SLP_OK) rc = slp_shard_fr_expect(&rd, "C (grid columns)", h->C, man->C);
+    if (rc == SLP_OK) rc = slp_shard_fr_expect(&rd, "m", h->m, man->m);
+    if (rc == SLP_OK) rc = slp_shard_fr_expect(&rd, "n", h->n, man->n);
+    if (rc == SLP_OK) rc = slp_shard_fr_expect(&rd, is_x ? "c" : "r", is_x ? h->c : h->r, block);
+    if (rc == SLP_OK) rc = slp_shard_fr_expect(&rd, is_x ? "col_lo" : "row_lo", is_x ? h->col_lo : h->row_lo, lo);
+    if (rc == SLP_OK) rc = slp_shard_fr_expect(&rd, "count", h->count, n_loc);
+    if (rc == SLP_OK) rc = slp_shard_fr_expect(&rd, "payload size", h->payload_bytes, 16 * n_loc);
     if (rc == SLP_OK) rc = slp_alloc(v1, (size_t)n_loc, sizeof(double));
     if (rc == SLP_OK) rc = slp_alloc(v2, (size_t)n_loc, sizeof(double));
-    if (rc == SLP_OK) rc = slp_fr_f64(&rd, *v1, n_loc);
-    if (rc == SLP_OK) rc = slp_fr_f64(&rd, *v2, n_loc);
-    if (rc == SLP_OK) rc = slp_fr_finish(&rd);
-    slp_fr_close(&rd);
+    if (rc == SLP_OK) rc = slp_fr_f64(&rd.fr, *v1, n_loc);
+    if (rc == SLP_OK) rc = slp_fr_f64(&rd.fr, *v2, n_loc);
+    if (rc == SLP_OK) rc = slp_shard_fr_finish(&rd);
+    slp_shard_fr_close(&rd);
     if (rc != SLP_OK) {
         free(*v1);
         free(*v2);

@@ -108,7 +108,7 @@ static slp_err open_file(writer_t *w, int role, int r, int c, slp_shard_header_t
     h->c = c;
     h->m = w->man.m;
     h->n = w->man.n;
-    rc = slp_fw_header(fw, h);
+    rc = slp_shard_fw_header(fw, h);
     if (rc != SLP_OK)
         slp_fw_discard(fw);
     return rc;
@@ -120,7 +120,7 @@ static slp_err close_file(writer_t *w, int role, int r, int c, slp_fw_t *fw, slp
         slp_fw_discard(fw);
         return rc;
     }
-    return slp_fw_close(fw, &w->man.files[slot(&w->man, role, r, c)]);
+    return slp_shard_fw_close(fw, &w->man.files[slot(&w->man, role, r, c)]);
 }
 
 static void block_header(const writer_t *w, int r, int c, int64_t nnz, slp_shard_header_t *h)

@@ -14,13 +14,15 @@
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "grid/comm.h"
+#include "io/checked_file.h"
+#include "io/json_out.h"
+#include "io/json_read.h"
 
 #define CKPT_MAGIC "SLPCKPT1"
-#define CKPT_VERSION 1u
-#define CKPT_BOM 0x01020304u
+#define CKPT_VERSION 2u /* 2: little-endian on any host, io/checked_file.h's trailer */
 #define CKPT_MANIFEST "checkpoint.json"
 
-/* Header scalars, in file order (native byte order; the BOM rejects a foreign one). */
+/* Header scalars, in file order (little-endian on disk). */
 enum { HI_R, HI_C, HI_r, HI_c, HI_rank, HI_size, HI_n_loc, HI_m_loc, HI_eval_freq, HI_total,
        HI_epoch, HI_restarts, HI_checks, HI_reserved, HI_use_pid, HI_seq,
        HI_fingerprint, HI_COUNT };
@@ -33,6 +35,7 @@ static struct {
     double every;
     double last_saved;  /* agreed elapsed time of the last checkpoint (or of the start) */
     int64_t seq;        /* checkpoints written by this run (continues a resumed run's) */
+    int64_t failed;     /* saves that could not be written */
 } cfg;
 
 slp_err slp_checkpoint_configure(const char *dir, double every, const char *resume_dir)
@@ -116,29 +119,15 @@ static void fill_header(slp_pdhg_t *s, const slp_loop_t *loop, double elapsed, i
     memcpy(hd, d, sizeof d);
 }
 
-/* "dir/name" (malloc'd; NULL on out-of-memory, message recorded). */
-static char *join(const char *dir, const char *name)
-{
-    size_t len = strlen(dir) + strlen(name) + 2;
-    char *p = slp_malloc(len);
-    if (p)
-        snprintf(p, len, "%s/%s", dir, name);
-    return p;
-}
-
-/* DIR/g<gen>/rank_<k>.ckpt and, when tmp is not NULL, its temporary name. */
-static slp_err rank_paths(const char *dir, int gen, int rank, char **gdir, char **path, char **tmp)
+/* DIR/g<gen>/rank_<k>.ckpt and its directory. */
+static slp_err rank_paths(const char *dir, int gen, int rank, char **gdir, char **path)
 {
     char name[64];
     snprintf(name, sizeof name, "g%d", gen);
-    *gdir = join(dir, name);
+    *gdir = slp_path_join(dir, name);
     snprintf(name, sizeof name, "rank_%d.ckpt", rank);
-    *path = *gdir ? join(*gdir, name) : NULL;
-    if (tmp) {
-        snprintf(name, sizeof name, "rank_%d.ckpt.tmp.%ld", rank, (long)getpid());
-        *tmp = *gdir ? join(*gdir, name) : NULL;
-    }
-    return *path && (!tmp || *tmp) ? SLP_OK : SLP_ERR_NOMEM;
+    *path = *gdir ? slp_path_join(*gdir, name) : NULL;
+    return *path ? SLP_OK : SLP_ERR_NOMEM;
 }
 
 static slp_err make_dir(const char *path)
@@ -149,19 +138,35 @@ static slp_err make_dir(const char *path)
     return SLP_OK;
 }
 
-/* Buffered write with a running crc. */
-typedef struct {
-    FILE *f;
-    unsigned long crc;
-    int failed;
-} cw_t;
-static void cw_put(cw_t *w, const void *p, size_t bytes)
+/* Bytes of a rank file: magic, 3 counts, the header scalars, the vectors, the trailer. */
+static int64_t rank_file_bytes(int64_t vector_values)
 {
-    if (!bytes)
-        return;
-    w->crc = crc32(w->crc, p, (uInt)bytes);
-    if (fwrite(p, 1, bytes, w->f) != bytes)
-        w->failed = 1;
+    return 8 + 12 + 8 * (HI_COUNT + HD_COUNT) + 8 * vector_values + SLP_CHECKED_TRAILER_BYTES;
+}
+
+/* The header (magic, version, counts, scalars) and every state vector. */
+static slp_err write_rank_file(slp_pdhg_t *s, const slp_loop_t *loop, double elapsed,
+                               int64_t fp, double *buf, slp_fw_t *w)
+{
+    int64_t hi[HI_COUNT];
+    double hd[HD_COUNT];
+    fill_header(s, loop, elapsed, fp, hi, hd);
+    unsigned char counts[12];
+    slp_le_put_u32(counts, CKPT_VERSION);
+    slp_le_put_u32(counts + 4, HI_COUNT);
+    slp_le_put_u32(counts + 8, HD_COUNT);
+    SLP_CALL(slp_fw_bytes(w, CKPT_MAGIC, 8));
+    SLP_CALL(slp_fw_bytes(w, counts, sizeof counts));
+    SLP_CALL(slp_fw_i64(w, hi, HI_COUNT));
+    SLP_CALL(slp_fw_f64(w, hd, HD_COUNT));
+    double **vec[CKPT_MAX_VECS];
+    int64_t len[CKPT_MAX_VECS];
+    int nvec = state_vectors(s, vec, len);
+    for (int k = 0; k < nvec; k++) {
+        SLP_CALL(s->be->vec_download(s->be, buf, *vec[k], len[k]));
+        SLP_CALL(slp_fw_f64(w, buf, len[k]));
+    }
+    return SLP_OK;
 }
 
 static slp_err save_rank(slp_pdhg_t *s, const slp_loop_t *loop, double elapsed, int gen)
@@ -169,104 +174,82 @@ static slp_err save_rank(slp_pdhg_t *s, const slp_loop_t *loop, double elapsed, 
     int64_t len_max = s->n > s->m ? s->n : s->m;
     double *buf = NULL;
     SLP_CALL(slp_alloc(&buf, (size_t)len_max + 1, sizeof(double)));
-    char *gdir = NULL, *path = NULL, *tmp = NULL;
-    slp_err rc = rank_paths(cfg.dir, gen, s->grid->rank, &gdir, &path, &tmp);
+    char *gdir = NULL, *path = NULL;
+    slp_err rc = rank_paths(cfg.dir, gen, s->grid->rank, &gdir, &path);
     int64_t fp = 0;
     if (rc == SLP_OK)
         rc = fingerprint(s, buf, &fp);
     if (rc == SLP_OK)
-        rc = make_dir(cfg.dir);
-    if (rc == SLP_OK)
         rc = make_dir(gdir);
-    cw_t w = {NULL, crc32(0L, Z_NULL, 0), 0};
-    if (rc == SLP_OK && !(w.f = fopen(tmp, "wb")))
-        rc = slp_error(SLP_ERR_IO, "%s: cannot create: %s", tmp, strerror(errno));
-    if (rc == SLP_OK) {
-        int64_t hi[HI_COUNT];
-        double hd[HD_COUNT];
-        fill_header(s, loop, elapsed, fp, hi, hd);
-        uint32_t ver = CKPT_VERSION, bom = CKPT_BOM, nhi = HI_COUNT, nhd = HD_COUNT;
-        cw_put(&w, CKPT_MAGIC, 8);
-        cw_put(&w, &ver, 4);
-        cw_put(&w, &bom, 4);
-        cw_put(&w, &nhi, 4);
-        cw_put(&w, &nhd, 4);
-        cw_put(&w, hi, sizeof hi);
-        cw_put(&w, hd, sizeof hd);
-        double **vec[CKPT_MAX_VECS];
-        int64_t len[CKPT_MAX_VECS];
-        int nvec = state_vectors(s, vec, len);
-        for (int k = 0; k < nvec && rc == SLP_OK; k++) {
-            rc = s->be->vec_download(s->be, buf, *vec[k], len[k]);
-            cw_put(&w, buf, (size_t)len[k] * sizeof(double));
-        }
-        uint32_t crc = (uint32_t)w.crc;
-        if (fwrite(&crc, 4, 1, w.f) != 1)
-            w.failed = 1;
-        if (fflush(w.f) != 0 || fsync(fileno(w.f)) != 0)
-            w.failed = 1;
-        if (fclose(w.f) != 0)
-            w.failed = 1;
-        if (rc == SLP_OK && w.failed)
-            rc = slp_error(SLP_ERR_IO, "%s: write failed: %s", tmp, strerror(errno));
-        if (rc == SLP_OK && rename(tmp, path) != 0)
-            rc = slp_error(SLP_ERR_IO, "%s: cannot rename into place: %s", path, strerror(errno));
-        if (rc != SLP_OK)
-            remove(tmp);
+    slp_fw_t w;
+    if (rc == SLP_OK && (rc = slp_fw_open_atomic(&w, path)) == SLP_OK) {
+        rc = write_rank_file(s, loop, elapsed, fp, buf, &w);
+        if (rc == SLP_OK)
+            rc = slp_fw_close(&w, NULL, NULL);
+        else
+            slp_fw_discard(&w);
     }
     free(buf);
     free(gdir);
     free(path);
-    free(tmp);
     return rc;
 }
 
 static slp_err write_manifest(const slp_pdhg_t *s, const slp_loop_t *loop, double elapsed,
                               int gen)
 {
-    char name[64];
-    snprintf(name, sizeof name, "%s.tmp.%ld", CKPT_MANIFEST, (long)getpid());
-    char *path = join(cfg.dir, CKPT_MANIFEST), *tmp = join(cfg.dir, name);
-    if (!path || !tmp) {
-        free(tmp);
-        free(path);
+    char *path = slp_path_join(cfg.dir, CKPT_MANIFEST);
+    if (!path)
         return SLP_ERR_NOMEM;
-    }
-    slp_err rc = SLP_OK;
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        rc = slp_error(SLP_ERR_IO, "%s: cannot create: %s", tmp, strerror(errno));
-    } else {
-        int bad = fprintf(f,
-                          "{\"format\": \"shardlp-checkpoint\", \"version\": %u, \"grid\": [%d, "
-                          "%d], \"ranks\": %d, \"sequence\": %lld, \"generation\": %d, "
-                          "\"iterations\": %lld, \"elapsed\": %.17g}\n",
-                          CKPT_VERSION, s->grid->R, s->grid->C, s->grid->size,
-                          (long long)cfg.seq, gen, (long long)loop->total, elapsed) < 0;
-        bad |= fflush(f) != 0 || fsync(fileno(f)) != 0;
-        bad |= fclose(f) != 0;
-        if (bad)
-            rc = slp_error(SLP_ERR_IO, "%s: write failed", tmp);
-        else if (rename(tmp, path) != 0)
-            rc = slp_error(SLP_ERR_IO, "%s: cannot rename into place: %s", path, strerror(errno));
-        if (rc != SLP_OK)
-            remove(tmp);
-    }
+    slp_out_file_t out;
+    slp_err rc = slp_out_open(&out, path, "checkpoint manifest", 0);
     free(path);
-    free(tmp);
-    return rc;
+    SLP_CALL(rc);
+    slp_json_t j;
+    slp_json_begin(&j, out.f);
+    slp_json_string(&j, "format", "shardlp-checkpoint");
+    slp_json_int(&j, "version", CKPT_VERSION);
+    int64_t grid[2] = {s->grid->R, s->grid->C};
+    slp_json_int_array(&j, "grid", grid, 2);
+    slp_json_int(&j, "ranks", s->grid->size);
+    slp_json_int(&j, "sequence", cfg.seq);
+    slp_json_int(&j, "generation", gen);
+    slp_json_int(&j, "iterations", loop->total);
+    slp_json_number(&j, "elapsed", elapsed);
+    slp_json_end(&j);
+    return slp_out_commit(&out);
 }
 
-slp_err slp_checkpoint_save(slp_pdhg_t *s, const slp_loop_t *loop, double elapsed)
+/* The three collective steps of a save; the manifest names the new generation only
+ * once every rank's file is in place. */
+static slp_err save_all(slp_pdhg_t *s, const slp_loop_t *loop, double elapsed, int gen)
 {
     slp_comm_t *world = s->grid->world;
-    int gen = (int)(cfg.seq % 2);
-    /* Rank 0 creates the directories first, so the others do not race it. */
+    /* Rank 0 creates the directory first, so the others do not race it. */
     slp_err rc = s->grid->rank == 0 ? make_dir(cfg.dir) : SLP_OK;
     SLP_CALL(slp_comm_agree(world, rc));
     SLP_CALL(slp_comm_agree(world, save_rank(s, loop, elapsed, gen)));
     rc = s->grid->rank == 0 ? write_manifest(s, loop, elapsed, gen) : SLP_OK;
-    SLP_CALL(slp_comm_agree(world, rc));
+    return slp_comm_agree(world, rc);
+}
+
+slp_err slp_checkpoint_save(slp_pdhg_t *s, const slp_loop_t *loop, double elapsed)
+{
+    int gen = (int)(cfg.seq % 2);
+    slp_err rc = save_all(s, loop, elapsed, gen);
+    if (rc == SLP_ERR_IO) { /* a full or unwritable disk must not end the solve */
+        if (cfg.failed++ == 0)
+            slp_warn("checkpoint %lld not written (%s); the solve goes on, the last complete "
+                     "checkpoint in %s stays valid (later failures: --verbose)\n",
+                     (long long)cfg.seq, slp_error_message(), cfg.dir);
+        else
+            slp_log_verbose("checkpoint %lld not written either (%s)\n", (long long)cfg.seq,
+                            slp_error_message());
+        slp_error_clear();
+        cfg.last_saved = elapsed; /* try again after the usual interval */
+        return SLP_OK;
+    }
+    SLP_CALL(rc);
     slp_log_verbose("checkpoint %lld written to %s (iteration %lld)\n", (long long)cfg.seq,
                     cfg.dir, (long long)loop->total);
     cfg.seq++;
@@ -276,135 +259,108 @@ slp_err slp_checkpoint_save(slp_pdhg_t *s, const slp_loop_t *loop, double elapse
 
 /* ---- resume -------------------------------------------------------------------------- */
 
-/* Read "key": <integer> from the small manifest text. */
-static int manifest_int(const char *text, const char *key, long long *out)
+/* The manifest's fields, checked against this run's grid. */
+static slp_err check_manifest(const slp_mjson_t *man, const char *path, const slp_grid_t *g,
+                              int *gen, long long *seq)
 {
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\":", key);
-    const char *p = strstr(text, pat);
-    if (!p)
-        return 0;
-    char *end;
-    errno = 0;
-    *out = strtoll(p + strlen(pat), &end, 10);
-    return errno == 0 && end != p + strlen(pat);
+    const slp_mjson_t *format = slp_mjson_get(man, "format");
+    if (!format || format->type != SLP_MJSON_STR || strcmp(format->str, "shardlp-checkpoint"))
+        return slp_error(SLP_ERR_INPUT, "%s: not a shardlp checkpoint manifest (corrupted?)",
+                         path);
+    int64_t version = 0, grid[2] = {0, 0}, ranks = 0, sequence = 0, generation = 0;
+    SLP_CALL(slp_mjson_int(man, "version", path, 0, INT32_MAX, &version));
+    if (version != CKPT_VERSION)
+        return slp_error(SLP_ERR_INPUT, "%s: checkpoint format version %lld, this build reads %u",
+                         path, (long long)version, CKPT_VERSION);
+    SLP_CALL(slp_mjson_int_array(man, "grid", path, 2, grid));
+    SLP_CALL(slp_mjson_int(man, "ranks", path, 1, INT32_MAX, &ranks));
+    SLP_CALL(slp_mjson_int(man, "sequence", path, 0, INT64_MAX, &sequence));
+    SLP_CALL(slp_mjson_int(man, "generation", path, 0, 1, &generation));
+    if (grid[0] != g->R || grid[1] != g->C || ranks != g->size)
+        return slp_error(SLP_ERR_INPUT,
+                         "%s: checkpoint was written on a %lldx%lld grid (%lld ranks), this "
+                         "run has a %dx%d grid (%d ranks); resume on the same grid",
+                         path, (long long)grid[0], (long long)grid[1], (long long)ranks, g->R,
+                         g->C, g->size);
+    *gen = (int)generation;
+    *seq = (long long)sequence;
+    return SLP_OK;
 }
 
 static slp_err read_manifest(const slp_grid_t *g, int *gen, long long *seq)
 {
-    const char *dir = cfg.resume_dir;
-    char *path = join(dir, CKPT_MANIFEST);
+    char *path = slp_path_join(cfg.resume_dir, CKPT_MANIFEST);
     if (!path)
         return SLP_ERR_NOMEM;
-    char text[1024];
-    size_t got = 0;
-    FILE *f = fopen(path, "r");
-    slp_err rc = SLP_OK;
-    if (!f) {
-        rc = slp_error(SLP_ERR_IO, "%s: cannot open the checkpoint manifest: %s", path,
-                       strerror(errno));
-    } else {
-        got = fread(text, 1, sizeof text - 1, f);
-        fclose(f);
-        text[got] = '\0';
-        long long ver = 0, R = 0, C = 0, ranks = 0, generation = 0;
-        if (!strstr(text, "\"shardlp-checkpoint\"") || !manifest_int(text, "version", &ver) ||
-            !manifest_int(text, "ranks", &ranks) || !manifest_int(text, "sequence", seq) ||
-            !manifest_int(text, "generation", &generation) ||
-            !strstr(text, "\"grid\": [") || generation < 0 || generation > 1)
-            rc = slp_error(SLP_ERR_INPUT, "%s: not a shardlp checkpoint manifest (corrupted?)",
-                           path);
-        else if (ver != CKPT_VERSION)
-            rc = slp_error(SLP_ERR_INPUT, "%s: checkpoint format version %lld, this build reads %u",
-                           path, ver, CKPT_VERSION);
-        else if (sscanf(strstr(text, "\"grid\": [") + 9, "%lld, %lld", &R, &C) != 2 ||
-                 R != g->R || C != g->C || ranks != g->size)
-            rc = slp_error(SLP_ERR_INPUT,
-                           "%s: checkpoint was written on a %lldx%lld grid (%lld ranks), this "
-                           "run has a %dx%d grid (%d ranks); resume on the same grid",
-                           path, R, C, ranks, g->R, g->C, g->size);
-        *gen = (int)generation;
+    char *text = NULL;
+    slp_mjson_t man = {0};
+    slp_err rc = slp_read_text_file(path, 1 << 16, &text);
+    if (rc == SLP_OK && slp_mjson_parse(text, path, &man) != SLP_OK) {
+        slp_error_clear();
+        rc = slp_error(SLP_ERR_INPUT, "%s: not a shardlp checkpoint manifest (corrupted?)", path);
+    } else if (rc == SLP_OK) {
+        rc = check_manifest(&man, path, g, gen, seq);
     }
+    slp_mjson_free(&man);
+    free(text);
     free(path);
     return rc;
 }
 
-typedef struct {
-    FILE *f;
-    unsigned long crc;
-} cr_t;
-static int cr_get(cr_t *r, void *p, size_t bytes)
+/* Magic, counts and header scalars of a rank file; the size must be this rank's. */
+static slp_err read_rank_header(slp_fr_t *rd, int64_t expect_bytes, int64_t hi[HI_COUNT],
+                                double hd[HD_COUNT])
 {
-    if (bytes && fread(p, 1, bytes, r->f) != bytes)
-        return 0;
-    r->crc = crc32(r->crc, p, (uInt)bytes);
-    return 1;
+    const char *path = rd->path;
+    unsigned char head[20];
+    if (rd->size < rank_file_bytes(0))
+        return slp_error(SLP_ERR_INPUT, "%s: truncated checkpoint header", path);
+    SLP_CALL(slp_fr_bytes(rd, head, sizeof head));
+    if (memcmp(head, CKPT_MAGIC, 8) != 0)
+        return slp_error(SLP_ERR_INPUT, "%s: not a shardlp checkpoint file (wrong magic)", path);
+    uint32_t version = slp_le_get_u32(head + 8);
+    if (version != CKPT_VERSION || slp_le_get_u32(head + 12) != HI_COUNT ||
+        slp_le_get_u32(head + 16) != HD_COUNT)
+        return slp_error(SLP_ERR_INPUT, "%s: checkpoint version %u is not supported by this "
+                         "build (%u)", path, version, CKPT_VERSION);
+    SLP_CALL(slp_fr_i64(rd, hi, HI_COUNT));
+    SLP_CALL(slp_fr_f64(rd, hd, HD_COUNT));
+    if (rd->size != expect_bytes)
+        return slp_error(SLP_ERR_INPUT, "%s: truncated checkpoint (%lld bytes, this rank's "
+                         "state takes %lld)", path, (long long)rd->size, (long long)expect_bytes);
+    return SLP_OK;
 }
 
-#define CKPT_FAIL(...) do { rc = slp_error(SLP_ERR_INPUT, __VA_ARGS__); goto done; } while (0)
-
-static slp_err load_rank(slp_pdhg_t *s, slp_loop_t *loop, int gen, long long seq, double *elapsed)
+/* The header must be this rank's, of this save, for this model and options. */
+static slp_err check_rank_header(slp_pdhg_t *s, const char *path, const int64_t hi[HI_COUNT],
+                                 const double hd[HD_COUNT], long long seq, int64_t fp)
 {
-    int64_t len_max = s->n > s->m ? s->n : s->m;
-    double *buf = NULL;
-    SLP_CALL(slp_alloc(&buf, (size_t)len_max + 1, sizeof(double)));
-    char *gdir = NULL, *path = NULL;
-    slp_err rc = rank_paths(cfg.resume_dir, gen, s->grid->rank, &gdir, &path, NULL);
-    cr_t r = {NULL, crc32(0L, Z_NULL, 0)};
-    if (rc != SLP_OK)
-        goto done;
-    if (!(r.f = fopen(path, "rb"))) {
-        rc = slp_error(SLP_ERR_IO, "%s: cannot open this rank's checkpoint: %s", path,
-                       strerror(errno));
-        goto done;
-    }
-    char magic[8];
-    uint32_t ver, bom, nhi, nhd;
-    int64_t hi[HI_COUNT];
-    double hd[HD_COUNT];
-    if (!cr_get(&r, magic, 8) || memcmp(magic, CKPT_MAGIC, 8) != 0)
-        CKPT_FAIL("%s: not a shardlp checkpoint file (wrong magic)", path);
-    if (!cr_get(&r, &ver, 4) || !cr_get(&r, &bom, 4) || !cr_get(&r, &nhi, 4) ||
-        !cr_get(&r, &nhd, 4))
-        CKPT_FAIL("%s: truncated checkpoint header", path);
-    if (ver != CKPT_VERSION || bom != CKPT_BOM || nhi != HI_COUNT || nhd != HD_COUNT)
-        CKPT_FAIL("%s: checkpoint version %u or byte order not supported by this build", path,
-                  ver);
-    if (!cr_get(&r, hi, sizeof hi) || !cr_get(&r, hd, sizeof hd))
-        CKPT_FAIL("%s: truncated checkpoint header", path);
     const slp_grid_t *g = s->grid;
     if (hi[HI_R] != g->R || hi[HI_C] != g->C || hi[HI_r] != g->r || hi[HI_c] != g->c ||
         hi[HI_rank] != g->rank || hi[HI_size] != g->size)
-        CKPT_FAIL("%s: checkpoint is for rank %lld at (%lld, %lld) of a %lldx%lld grid, this is "
-                  "rank %d at (%d, %d) of %dx%d", path, (long long)hi[HI_rank],
-                  (long long)hi[HI_r], (long long)hi[HI_c], (long long)hi[HI_R],
-                  (long long)hi[HI_C], g->rank, g->r, g->c, g->R, g->C);
+        return slp_error(SLP_ERR_INPUT, "%s: checkpoint is for rank %lld at (%lld, %lld) of a "
+                         "%lldx%lld grid, this is rank %d at (%d, %d) of %dx%d", path,
+                         (long long)hi[HI_rank], (long long)hi[HI_r], (long long)hi[HI_c],
+                         (long long)hi[HI_R], (long long)hi[HI_C], g->rank, g->r, g->c, g->R,
+                         g->C);
     if (hi[HI_seq] != seq)
-        CKPT_FAIL("%s: checkpoint file is from save %lld but the manifest names save %lld "
-                  "(incomplete checkpoint)", path, (long long)hi[HI_seq], seq);
-    int64_t fp = 0;
-    if ((rc = fingerprint(s, buf, &fp)) != SLP_OK)
-        goto done;
+        return slp_error(SLP_ERR_INPUT, "%s: checkpoint file is from save %lld but the manifest "
+                         "names save %lld (incomplete checkpoint)", path, (long long)hi[HI_seq],
+                         seq);
     if (hi[HI_n_loc] != s->n || hi[HI_m_loc] != s->m || hi[HI_fingerprint] != fp ||
         hd[HD_theta_b] != s->theta_b || hd[HD_theta_c] != s->theta_c ||
         hd[HD_obj_const] != s->obj_const)
-        CKPT_FAIL("%s: checkpoint was written for a different model, grid cut or scaling "
-                  "options", path);
+        return slp_error(SLP_ERR_INPUT, "%s: checkpoint was written for a different model, grid "
+                         "cut or scaling options", path);
     if (hi[HI_eval_freq] != s->set->eval_freq)
-        CKPT_FAIL("%s: checkpoint was written with --eval-freq %lld, this run uses %d", path,
-                  (long long)hi[HI_eval_freq], s->set->eval_freq);
-    double **vec[CKPT_MAX_VECS];
-    int64_t len[CKPT_MAX_VECS];
-    int nvec = state_vectors(s, vec, len);
-    for (int k = 0; k < nvec; k++) {
-        if (!cr_get(&r, buf, (size_t)len[k] * sizeof(double)))
-            CKPT_FAIL("%s: truncated checkpoint (vector %d)", path, k);
-        if ((rc = s->be->vec_upload(s->be, *vec[k], buf, len[k])) != SLP_OK)
-            goto done;
-    }
-    uint32_t want = (uint32_t)r.crc, crc;
-    if (fread(&crc, 4, 1, r.f) != 1 || crc != want || fgetc(r.f) != EOF)
-        CKPT_FAIL("%s: checkpoint checksum mismatch (file corrupted)", path);
+        return slp_error(SLP_ERR_INPUT, "%s: checkpoint was written with --eval-freq %lld, this "
+                         "run uses %d", path, (long long)hi[HI_eval_freq], s->set->eval_freq);
+    return SLP_OK;
+}
+
+static void apply_header(const int64_t hi[HI_COUNT], const double hd[HD_COUNT], slp_pdhg_t *s,
+                         slp_loop_t *loop, double *elapsed)
+{
     loop->total = hi[HI_total];
     loop->epoch = hi[HI_epoch];
     loop->restarts = hi[HI_restarts];
@@ -420,9 +376,44 @@ static slp_err load_rank(slp_pdhg_t *s, slp_loop_t *loop, int gen, long long seq
     s->omega = hd[HD_omega];
     s->omega0 = hd[HD_omega0];
     *elapsed = hd[HD_elapsed];
-done:
-    if (r.f)
-        fclose(r.f);
+}
+
+/* Read this rank's file into the state: header, checks, vectors, trailer. */
+static slp_err read_rank_file(slp_pdhg_t *s, slp_fr_t *rd, long long seq, double *buf,
+                              slp_loop_t *loop, double *elapsed)
+{
+    double **vec[CKPT_MAX_VECS];
+    int64_t len[CKPT_MAX_VECS], values = 0;
+    int nvec = state_vectors(s, vec, len);
+    for (int k = 0; k < nvec; k++)
+        values += len[k];
+    int64_t hi[HI_COUNT], fp = 0;
+    double hd[HD_COUNT];
+    SLP_CALL(read_rank_header(rd, rank_file_bytes(values), hi, hd));
+    SLP_CALL(fingerprint(s, buf, &fp));
+    SLP_CALL(check_rank_header(s, rd->path, hi, hd, seq, fp));
+    for (int k = 0; k < nvec; k++) {
+        SLP_CALL(slp_fr_f64(rd, buf, len[k]));
+        SLP_CALL(s->be->vec_upload(s->be, *vec[k], buf, len[k]));
+    }
+    SLP_CALL(slp_fr_trailer(rd, NULL));
+    apply_header(hi, hd, s, loop, elapsed);
+    return SLP_OK;
+}
+
+static slp_err load_rank(slp_pdhg_t *s, slp_loop_t *loop, int gen, long long seq, double *elapsed)
+{
+    int64_t len_max = s->n > s->m ? s->n : s->m;
+    double *buf = NULL;
+    SLP_CALL(slp_alloc(&buf, (size_t)len_max + 1, sizeof(double)));
+    char *gdir = NULL, *path = NULL;
+    slp_err rc = rank_paths(cfg.resume_dir, gen, s->grid->rank, &gdir, &path);
+    slp_fr_t rd = {0};
+    if (rc == SLP_OK)
+        rc = slp_fr_open(&rd, path, "this rank's checkpoint");
+    if (rc == SLP_OK)
+        rc = read_rank_file(s, &rd, seq, buf, loop, elapsed);
+    slp_fr_close(&rd);
     free(buf);
     free(gdir);
     free(path);

@@ -1,9 +1,9 @@
-/* One r2HPDHG iteration and the evaluation of the check scalars (ALGORITHM.md
+/* One r2HPDHG iteration and the evaluation of the check scalars (docs/algorithm.md
  * sections 4-6), over the backend and the communication plan. */
 #include <math.h>
 
 #include "core/timer.h"
-#include "solver/reduce.h"
+#include "grid/reduce.h"
 #include "solver/solver_internal.h"
 
 /* One r2HPDHG iteration; k = iterations already done in this epoch. */
@@ -62,7 +62,7 @@ static slp_err reduce_check(slp_pdhg_t *s, double col[SLP_COL_COUNT], double row
     return SLP_OK;
 }
 
-/* Certificate quality measures from the raw ray sums (ALGORITHM.md section 6). */
+/* Certificate quality measures from the raw ray sums (docs/algorithm.md section 6). */
 static void ray_measures(const slp_pdhg_t *s, const double *col, const double *row, slp_check_t *chk)
 {
     double tb = s->theta_b, tc = s->theta_c;
@@ -139,7 +139,7 @@ slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_t *chk, int combined)
     double col[SLP_COL_COUNT], row[SLP_ROW_COUNT];
     SLP_CALL(check_partials(s, col, row));
 
-    /* FPE in the PDHG metric scaled by eta (ALGORITHM.md section 5). */
+    /* FPE in the PDHG metric scaled by eta (docs/algorithm.md section 5). */
     double fpe2 = s->omega * col[SLP_COL_DX2] + row[SLP_ROW_DY2] / s->omega +
                   2.0 * s->eta * col[SLP_COL_DXQ];
     chk->fpe = sqrt(fmax(fpe2, 0.0));

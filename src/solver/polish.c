@@ -1,5 +1,5 @@
-/* Feasibility polishing, PDLP style (ALGORITHM.md "Feasibility polishing (PDLP
- * style)"; Applegate et al. 2025, Algorithm 4).
+/* Feasibility polishing, PDLP style (docs/algorithm.md section 7; Applegate et al.
+ * 2025, Algorithm 4).
  *
  * When the main loop's relative gap already meets the tolerance but the residuals
  * do not, two short r2HPDHG runs on the same distributed operators look for:

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "solver/reduce.h"
+#include "grid/reduce.h"
 
 #define SLP_POWER_MAX_ITERS 5000
 #define SLP_POWER_TOL 1e-4

@@ -1,4 +1,4 @@
-/* Distributed power iteration on A~ A~^T for ||A~||_2 (ALGORITHM.md section 3). */
+/* Distributed power iteration on A~ A~^T for ||A~||_2 (docs/algorithm.md section 3). */
 #ifndef SLP_POWER_H
 #define SLP_POWER_H
 

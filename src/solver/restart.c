@@ -1,9 +1,9 @@
-/* Restart criteria and the PID primal weight (ALGORITHM.md sections 3 and 5). */
+/* Restart criteria and the PID primal weight (docs/algorithm.md sections 3 and 5). */
 #include <math.h>
 
 #include "solver/solver_internal.h"
 
-/* PID update of log(omega) at a restart (ALGORITHM.md section 3). */
+/* PID update of log(omega) at a restart (docs/algorithm.md section 3). */
 void slp_pdhg_update_weight(slp_pdhg_t *s, slp_pid_t *pid, const slp_check_t *chk)
 {
     const slp_settings_t *set = s->set;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver/reduce.h"
+#include "grid/reduce.h"
 
 #define SLP_MATRIX_ZERO_TOL 1e-9
 #define SLP_SCALE_FLOOR 1e-12

@@ -1,5 +1,5 @@
 /* Preprocessing and diagonal scaling of one rank's local problem, in place, on
- * the host (ALGORITHM.md section 2). All functions are collective over the grid:
+ * the host (docs/algorithm.md section 2). All functions are collective over the grid:
  * row maxima and sums are reduced over row_comm, column ones over col_comm. */
 #ifndef SLP_SCALING_H
 #define SLP_SCALING_H

@@ -1,4 +1,4 @@
-/* Solver settings with the defaults of ALGORITHM.md. */
+/* Solver settings with the defaults of docs/algorithm.md. */
 #ifndef SLP_SETTINGS_H
 #define SLP_SETTINGS_H
 

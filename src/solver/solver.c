@@ -1,4 +1,4 @@
-/* The r2HPDHG main loop (ALGORITHM.md sections 3-6), distributed over the grid.
+/* The r2HPDHG main loop (docs/algorithm.md sections 3-6), distributed over the grid.
  *
  * Table of contents:
  *   setup        preprocess, norms, scaling, device copies, power iteration
@@ -20,7 +20,7 @@
 #include "plan/comm_plan.h"
 #include "solver/checkpoint.h"
 #include "solver/power.h"
-#include "solver/reduce.h"
+#include "grid/reduce.h"
 #include "solver/scaling.h"
 #include "solver/solver_internal.h"
 
@@ -102,7 +102,7 @@ static slp_err warm_start_space(slp_pdhg_t *s, const double *v, const double *sc
 }
 
 /* Warm start (settings x0, y0: this rank's slices, original space, user's sense):
- * x~0 = x0 s_j theta_b and y~0 = y0 r_i theta_c (ALGORITHM.md section 1), with the
+ * x~0 = x0 s_j theta_b and y~0 = y0 r_i theta_c (docs/algorithm.md section 1), with the
  * duals negated for a maximisation (the solver works in minimisation form). */
 static slp_err warm_start(slp_pdhg_t *s, const slp_scaling_t *sc, double sense)
 {

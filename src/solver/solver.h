@@ -1,4 +1,4 @@
-/* The distributed r2HPDHG solve of one rank's local problem (ALGORITHM.md
+/* The distributed r2HPDHG solve of one rank's local problem (docs/algorithm.md
  * sections 2-6). Collective over the grid: every rank calls slp_solve with its
  * own block and slices and gets back its own slices of the solution. */
 #ifndef SLP_SOLVER_H
@@ -39,7 +39,7 @@ typedef struct slp_result {
     double abs_primal_residual, abs_dual_residual, abs_gap;
     double rel_primal_residual, rel_dual_residual, rel_gap;
     double primal_weight, step_size;
-    /* Certificate quality at the last check (ALGORITHM.md section 6): a dual ray
+    /* Certificate quality at the last check (docs/algorithm.md section 6): a dual ray
      * proves primal infeasibility when dual_ray_obj > 0 and dual_ray_infeas /
      * dual_ray_obj <= eps; a primal ray proves dual infeasibility when
      * primal_ray_obj < 0 and primal_ray_infeas / -primal_ray_obj <= eps. */

@@ -1,5 +1,5 @@
 /* Internals shared by the solver's files: the per-rank solver state, the check
- * scalars, and the building blocks of the r2HPDHG loop (ALGORITHM.md sections 3-6).
+ * scalars, and the building blocks of the r2HPDHG loop (docs/algorithm.md sections 3-6).
  * Not part of the public interface. */
 #ifndef SLP_SOLVER_INTERNAL_H
 #define SLP_SOLVER_INTERNAL_H
@@ -40,7 +40,7 @@ typedef struct {
     double rel_p, rel_d, rel_gap;
     double pobj, dobj;           /* minimisation form */
     double dist_x, dist_y;       /* ||xhat - x0||, ||yhat - y0|| (scaled space) */
-    /* infeasibility certificates from the last step (ALGORITHM.md section 6) */
+    /* infeasibility certificates from the last step (docs/algorithm.md section 6) */
     double primal_ray_obj;       /* c^T d_x of the normalised primal ray (< 0: improving) */
     double primal_ray_infeas;    /* its worst row violation */
     double dual_ray_obj;         /* dual objective of the normalised dual ray (> 0: Farkas) */

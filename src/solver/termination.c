@@ -1,4 +1,4 @@
-/* Termination tests (ALGORITHM.md section 6 and "Termination forms"). The
+/* Termination tests (docs/algorithm.md section 6 and "Termination forms"). The
  * relative (cuPDLPx) form uses strict inequalities; the OR-Tools detailed form
  * uses <= as written there. Order of tests is the caller's: optimal, primal
  * infeasible, dual infeasible, limits. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Command-line contract of `shardlp solve` (DESIGN.md section 7): published
+# Command-line contract of `shardlp solve` (docs/cli.md): published
 # optima through the CLI, stable final lines, HiGHS spellings, the MODEL alias,
 # JSON keys, and one-line errors with non-zero exit for bad input.
 set -u

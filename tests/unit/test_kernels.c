@@ -2,7 +2,7 @@
  * src/backend/check_coord.h), which the CUDA kernels compile unchanged.
  *
  *  1. slp_primal_coord, slp_dual_coord, the row terms and the ray projections
- *     against values worked out by hand from ALGORITHM.md section 4 (each case
+ *     against values worked out by hand from docs/algorithm.md section 4 (each case
  *     shows its arithmetic).
  *  2. slp_col_check_coord / slp_row_check_coord summed in order must equal the
  *     CPU backend's col_check / row_check bitwise on 1000 coordinates (one

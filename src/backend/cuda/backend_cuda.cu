@@ -1,4 +1,4 @@
-/* CUDA backend (DESIGN.md section 5, issue 11): every vector and the block live
+/* CUDA backend (docs/design.md section 5, issue 11): every vector and the block live
  * in device memory; every operation is queued on one stream, in order.
  *
  *   device selection   slp_backend_cuda_create: given ordinal, or node-local rank

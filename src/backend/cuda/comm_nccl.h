@@ -1,7 +1,7 @@
-/* NCCL sums of device vectors over the grid's row and column groups (DESIGN.md
+/* NCCL sums of device vectors over the grid's row and column groups (docs/design.md
  * section 5): one NCCL communicator per grid row and per grid column, one rank
  * per GPU. The NCCL unique ids travel over the existing MPI groups
- * (slp_comm_bcast); scalar control reductions stay on MPI (solver/reduce.h).
+ * (slp_comm_bcast); scalar control reductions stay on MPI (grid/reduce.h).
  *
  * NCCL refuses two ranks on one GPU ("duplicate GPU"): several ranks sharing a
  * device must use the MPI path (--comm-lib mpi). The NCCL sum is NCCL's

@@ -1,4 +1,4 @@
-/* Reductions over the grid that respect replication (DESIGN.md section 3):
+/* Reductions over the grid that respect replication (docs/design.md section 3):
  * column-slice (n-space) quantities are replicated down grid columns, row-slice
  * (m-space) quantities across grid rows. A global sum over the n-space must
  * count each column slice once, so only grid row 0 contributes it; likewise only

@@ -1,4 +1,4 @@
-#include "solver/reduce.h"
+#include "grid/reduce.h"
 
 #include <string.h>
 

@@ -1,0 +1,144 @@
+/* Output files (io/out_file.h). */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "io/out_file.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The directory part of `path` ("." when none), in buf. */
+static void directory_of(const char *path, char *buf, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(buf, size, ".");
+    else if (slash == path)
+        snprintf(buf, size, "/");
+    else
+        snprintf(buf, size, "%.*s", (int)(slash - path), path);
+}
+
+/* What a rename must replace: `path`, or the file a symlink points to. */
+static char *rename_target(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        char *real = realpath(path, NULL);
+        if (real)
+            return real;
+        /* a dangling link: write where it points */
+        char link[PATH_MAX];
+        ssize_t n = readlink(path, link, sizeof link - 1);
+        if (n > 0) {
+            link[n] = '\0';
+            if (link[0] == '/')
+                return slp_strdup(link);
+            char dir[PATH_MAX], joined[2 * PATH_MAX + 2];
+            directory_of(path, dir, sizeof dir);
+            snprintf(joined, sizeof joined, "%s/%s", dir, link);
+            return slp_strdup(joined);
+        }
+    }
+    return slp_strdup(path);
+}
+
+static int is_special(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+slp_err slp_out_open(slp_out_file_t *o, const char *path, const char *what, int binary)
+{
+    memset(o, 0, sizeof *o);
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return slp_error(SLP_ERR_IO, "%s: is a directory, cannot write the %s there", path, what);
+    if (!(o->path = slp_strdup(path)))
+        return SLP_ERR_NOMEM;
+    if (is_special(path)) { /* a device or FIFO: write through, never replace it */
+        o->f = fopen(path, binary ? "wb" : "w");
+        if (!o->f) {
+            slp_err rc = slp_error(SLP_ERR_IO, "%s: cannot write the %s: %s", path, what,
+                                   strerror(errno));
+            slp_out_abort(o);
+            return rc;
+        }
+        return SLP_OK;
+    }
+    o->target = rename_target(path);
+    size_t len = o->target ? strlen(o->target) + 32 : 0;
+    o->tmp = len ? slp_malloc(len) : NULL;
+    if (!o->tmp) {
+        slp_out_abort(o);
+        return SLP_ERR_NOMEM;
+    }
+    snprintf(o->tmp, len, "%s.tmp.%ld", o->target, (long)getpid());
+    o->f = fopen(o->tmp, binary ? "wb" : "w");
+    if (!o->f) {
+        slp_err rc = slp_error(SLP_ERR_IO, "%s: cannot write the %s: %s", path, what,
+                               strerror(errno));
+        slp_out_abort(o);
+        return rc;
+    }
+    return SLP_OK;
+}
+
+slp_err slp_out_commit(slp_out_file_t *o)
+{
+    slp_err rc = SLP_OK;
+    int bad = ferror(o->f) || fflush(o->f) != 0;
+    /* fsync: file systems (and devices) that cannot sync are not an error */
+    if (!bad && o->tmp && fsync(fileno(o->f)) != 0 && errno != EINVAL && errno != EROFS)
+        bad = 1;
+    int saved = errno;
+    bad |= fclose(o->f) != 0;
+    o->f = NULL;
+    if (bad)
+        rc = slp_error(SLP_ERR_IO, "%s: write failed: %s", o->path, strerror(saved ? saved : EIO));
+    if (rc == SLP_OK && o->tmp && rename(o->tmp, o->target) != 0)
+        rc = slp_error(SLP_ERR_IO, "%s: cannot rename into place: %s", o->path, strerror(errno));
+    if (rc == SLP_OK) {
+        free(o->tmp); /* committed: nothing to remove */
+        o->tmp = NULL;
+    }
+    slp_out_abort(o);
+    return rc;
+}
+
+void slp_out_abort(slp_out_file_t *o)
+{
+    if (o->f)
+        fclose(o->f);
+    if (o->tmp)
+        remove(o->tmp);
+    free(o->tmp);
+    free(o->target);
+    free(o->path);
+    memset(o, 0, sizeof *o);
+}
+
+slp_err slp_out_check(const char *path, const char *what)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return slp_error(SLP_ERR_IO, "%s: is a directory, cannot write the %s there", path, what);
+    if (is_special(path))
+        return access(path, W_OK) == 0
+                   ? SLP_OK
+                   : slp_error(SLP_ERR_IO, "%s: cannot write the %s: %s", path, what,
+                               strerror(errno));
+    char *target = rename_target(path);
+    if (!target)
+        return SLP_ERR_NOMEM;
+    char dir[PATH_MAX];
+    directory_of(target, dir, sizeof dir);
+    free(target);
+    if (access(dir, W_OK | X_OK) != 0)
+        return slp_error(SLP_ERR_IO, "%s: cannot write the %s: directory %s: %s", path, what, dir,
+                         strerror(errno));
+    return SLP_OK;
+}

@@ -1,0 +1,32 @@
+/* One way to write an output file (solutions, summaries, manifests, checkpoints):
+ * a regular file is written as PATH.tmp.<pid> next to it and renamed over it on commit,
+ * so a reader sees the old file or the whole new one and a failed run leaves no partial
+ * file; a symlink is followed (the target is replaced, the link stays); an existing
+ * non-regular file (a device such as /dev/null or /dev/stdout, a FIFO) is written
+ * through in place, never replaced. docs/reliability.md. */
+#ifndef SLP_OUT_FILE_H
+#define SLP_OUT_FILE_H
+
+#include <stdio.h>
+
+#include "core/error.h"
+
+typedef struct slp_out_file {
+    FILE *f;
+    char *path;   /* the name as given, for messages (owned) */
+    char *target; /* what the rename replaces (the symlink's target), NULL when written through */
+    char *tmp;    /* the temporary name, NULL when written through (owned) */
+} slp_out_file_t;
+
+/* `what` names the file in messages ("solution", "JSON summary"); binary: "wb". */
+slp_err slp_out_open(slp_out_file_t *o, const char *path, const char *what, int binary);
+/* Flush, fsync and rename into place (or just close a written-through file). On a
+ * failure the temporary file is removed. */
+slp_err slp_out_commit(slp_out_file_t *o);
+/* Close and remove the temporary file (safe on an unopened or committed one). */
+void slp_out_abort(slp_out_file_t *o);
+/* Whether `path` could be written now (its directory exists and is writable, or it is
+ * an existing writable non-regular file); the message names `what`. */
+slp_err slp_out_check(const char *path, const char *what);
+
+#endif

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Output files never destroy what is there and never lose a solve (docs/reliability.md):
+# a device node given as --json stays a device; a symlink is followed, not replaced; an
+# unwritable output is refused before the solve with one line and no other output
+# written; a manifest that is a FIFO is refused at once; a checkpoint directory that
+# fills up gives a warning and the solve completes with all its outputs.
+# Usage: outputs.sh BUILD/shardlp REPO SHARED
+set -uo pipefail
+BIN=$(readlink -f "$1"); REPO=$(readlink -f "$2")
+TMP=$(mktemp -d); trap 'umount "$TMP/tiny" 2>/dev/null; rm -rf "$TMP"' EXIT
+cd "$TMP" || exit 1
+fails=0
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+MODEL="$REPO/examples/data/afiro.mps"
+
+# 1. a character device (a copy of /dev/null) written through, still a device
+if mknod devnull c 1 3 2>/dev/null; then
+    "$BIN" solve "$MODEL" --quiet --json devnull --sol devnull || bad "--json to a device failed"
+    [ -c devnull ] || bad "devnull is no longer a character device"
+else
+    echo "skip: mknod not permitted"
+fi
+
+# 2. a symlink is followed: the target gets the summary, the link stays a link
+echo old > target.json && ln -s target.json link.json
+"$BIN" solve "$MODEL" --quiet --json link.json || bad "--json to a symlink failed"
+[ -L link.json ] || bad "link.json was replaced by a regular file"
+grep -q '"status": "optimal"' target.json || bad "the symlink's target was not written"
+
+# 3. an unwritable output: refused before the solve, nothing else written
+"$BIN" solve "$MODEL" --json early.json --sol "$TMP/no/such/dir/x.sol" > out.log 2> err.log
+[ $? -ne 0 ] || bad "unwritable --sol accepted"
+[ "$(wc -l < err.log)" -eq 1 ] && grep -q "x.sol: cannot write the solution" err.log ||
+    bad "message for an unwritable --sol: $(cat err.log)"
+[ ! -e early.json ] || bad "the JSON summary was written although the run was refused"
+grep -q "Model status" out.log && bad "the solve ran although an output was unwritable"
+
+# 4. a manifest that is a FIFO: refused, no hang
+mkdir fifo.shards && mkfifo fifo.shards/manifest.json
+timeout 10 "$BIN" solve fifo.shards > /dev/null 2> err.log
+rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] || bad "FIFO manifest: rc=$rc (124 = hang)"
+grep -q "not a regular file" err.log || bad "FIFO manifest message: $(cat err.log)"
+
+# 5. a full checkpoint file system: a warning, the solve completes with its outputs
+mkdir tiny
+if mount -t tmpfs -o size=16k tmpfs tiny 2>/dev/null; then
+    "$BIN" gen qap --size 9 --grid 1x1 --out q.shards --quiet || bad "gen"
+    "$BIN" solve q.shards --checkpoint tiny/ck --checkpoint-every 1e-9 --iter-limit 600 \
+        --json full.json > out.log 2> err.log || bad "solve with a full checkpoint disk failed: $(cat err.log)"
+    grep -q "checkpoint 0 not written" err.log || bad "no warning for the failed checkpoint"
+    [ "$(grep -c warning err.log)" -eq 1 ] || bad "more than one warning: $(cat err.log)"
+    grep -q '"status": "iteration_limit"' full.json || bad "no JSON summary after the solve"
+else
+    echo "skip: cannot mount a tmpfs (not root?)"
+fi
+
+[ "$fails" -eq 0 ] && echo "outputs: all checks passed"
+exit $((fails > 0))
