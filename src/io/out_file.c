@@ -59,25 +59,17 @@ slp_err slp_out_open(slp_out_file_t *o, const char *path, const char *what, int 
         return slp_error(SLP_ERR_IO, "%s: is a directory, cannot write the %s there", path, what);
     if (!(o->path = slp_strdup(path)))
         return SLP_ERR_NOMEM;
-    if (is_special(path)) { /* a device or FIFO: write through, never replace it */
-        o->f = fopen(path, binary ? "wb" : "w");
-        if (!o->f) {
-            slp_err rc = slp_error(SLP_ERR_IO, "%s: cannot write the %s: %s", path, what,
-                                   strerror(errno));
+    if (!is_special(path)) { /* a device or FIFO is written through, never replaced */
+        o->target = rename_target(path);
+        size_t len = o->target ? strlen(o->target) + 32 : 0;
+        o->tmp = len ? slp_malloc(len) : NULL;
+        if (!o->tmp) {
             slp_out_abort(o);
-            return rc;
+            return SLP_ERR_NOMEM;
         }
-        return SLP_OK;
+        snprintf(o->tmp, len, "%s.tmp.%ld", o->target, (long)getpid());
     }
-    o->target = rename_target(path);
-    size_t len = o->target ? strlen(o->target) + 32 : 0;
-    o->tmp = len ? slp_malloc(len) : NULL;
-    if (!o->tmp) {
-        slp_out_abort(o);
-        return SLP_ERR_NOMEM;
-    }
-    snprintf(o->tmp, len, "%s.tmp.%ld", o->target, (long)getpid());
-    o->f = fopen(o->tmp, binary ? "wb" : "w");
+    o->f = fopen(o->tmp ? o->tmp : path, binary ? "wb" : "w");
     if (!o->f) {
         slp_err rc = slp_error(SLP_ERR_IO, "%s: cannot write the %s: %s", path, what,
                                strerror(errno));

@@ -67,24 +67,12 @@ slp_err slp_checkpoint_agree(slp_pdhg_t *s, double local_elapsed, double *elapse
     return SLP_OK;
 }
 
-/* The iterate vectors saved, in file order: n-vectors then m-vectors. */
+/* The iterate vectors saved, in file order (the state table's, solver/state.c). */
 static int state_vectors(slp_pdhg_t *s, double **vec[], int64_t len[])
 {
-    double **nv[] = {&s->x, &s->x0, &s->xbar, &s->xhat, &s->slack, &s->dx, &s->g, &s->aty,
-                     &s->ray_x, &s->aty_ray};
-    double **mv[] = {&s->y, &s->y0, &s->yhat, &s->dy, &s->h, &s->ax, &s->ray_y, &s->ax_ray};
-    int k = 0;
-    for (size_t i = 0; i < sizeof nv / sizeof *nv; i++, k++) {
-        vec[k] = nv[i];
-        len[k] = s->n;
-    }
-    for (size_t i = 0; i < sizeof mv / sizeof *mv; i++, k++) {
-        vec[k] = mv[i];
-        len[k] = s->m;
-    }
-    return k;
+    return slp_state_vectors(s, SLP_VEC_ITERATE, SLP_ANY_SPACE, vec, len);
 }
-#define CKPT_MAX_VECS 18
+#define CKPT_MAX_VECS SLP_STATE_MAX_VECS
 
 /* crc32 of the local scaled problem (c, bounds, row bounds): a resume on another model,
  * another grid cut or other scaling options changes it. */

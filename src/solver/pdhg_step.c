@@ -63,7 +63,7 @@ static slp_err reduce_check(slp_pdhg_t *s, double col[SLP_COL_COUNT], double row
 }
 
 /* Certificate quality measures from the raw ray sums (docs/algorithm.md section 6). */
-static void ray_measures(const slp_pdhg_t *s, const double *col, const double *row, slp_check_t *chk)
+static void ray_measures(const slp_pdhg_t *s, const double *col, const double *row, slp_check_scalars_t *chk)
 {
     double tb = s->theta_b, tc = s->theta_c;
     double dxmax = col[SLP_COL_RAY_DMAX];
@@ -121,19 +121,31 @@ static slp_err check_partials(slp_pdhg_t *s, double col[SLP_COL_COUNT], double r
 /* Evaluate the check scalars at the stored PDHG point (xhat, yhat, slack, dx, dy) and
  * the infeasibility rays: products A^T yhat, A xhat, and A d_x, A^T d_y per candidate
  * ray (the epoch candidate only when the last step certifies nothing). */
-slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_t *chk, int combined)
+/* Synchronisation point: every replica holds every coordinate of the state table's
+ * SLP_VEC_SYNC vectors again, so the reductions of a check (and restarts and output
+ * after them) see current values. */
+static slp_err sync_replicas(slp_pdhg_t *s)
+{
+    double **addr[SLP_STATE_MAX_VECS], *vecs[SLP_STATE_MAX_VECS];
+    int64_t len[SLP_STATE_MAX_VECS];
+    int rows = slp_state_vectors(s, SLP_VEC_SYNC, SLP_ROWS, addr, len);
+    for (int k = 0; k < rows; k++)
+        vecs[k] = *addr[k];
+    SLP_CALL(slp_plan_sync_rows(s->plan, s->grid, vecs, rows, s->m));
+    int cols = slp_state_vectors(s, SLP_VEC_SYNC, SLP_COLS, addr, len);
+    for (int k = 0; k < cols; k++)
+        vecs[k] = *addr[k];
+    return slp_plan_sync_cols(s->plan, s->grid, vecs, cols, s->n);
+}
+
+slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_scalars_t *chk, int combined)
 {
     slp_backend_t *be = s->be;
     be->spmv_t(be, s->a, s->yhat, s->aty);
     SLP_CALL(slp_plan_sum_cols(s->plan, s->grid, s->aty, s->n));
     be->spmv(be, s->a, s->xhat, s->ax);
     SLP_CALL(slp_plan_sum_rows(s->plan, s->grid, s->ax, s->m));
-    /* Synchronisation point: every replica holds every coordinate again, so the
-     * reductions below (and restarts and output after them) see current values. */
-    double *rows[] = {s->y, s->y0, s->yhat, s->dy, s->ax};
-    double *cols[] = {s->x, s->x0, s->xhat, s->dx, s->g, s->aty, s->slack};
-    SLP_CALL(slp_plan_sync_rows(s->plan, s->grid, rows, 5, s->m));
-    SLP_CALL(slp_plan_sync_cols(s->plan, s->grid, cols, 7, s->n));
+    SLP_CALL(sync_replicas(s));
     SLP_CALL(ray_products(s, 0));
 
     double col[SLP_COL_COUNT], row[SLP_ROW_COUNT];
@@ -162,7 +174,7 @@ slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_t *chk, int combined)
     if (!combined && !slp_pdhg_primal_infeasible(s, chk) && !slp_pdhg_dual_infeasible(s, chk)) {
         SLP_CALL(ray_products(s, 1));
         SLP_CALL(check_partials(s, col, row));
-        slp_check_t epoch = *chk;
+        slp_check_scalars_t epoch = *chk;
         ray_measures(s, col, row, &epoch);
         if (slp_pdhg_primal_infeasible(s, &epoch) || slp_pdhg_dual_infeasible(s, &epoch))
             ray_measures(s, col, row, chk);
@@ -170,7 +182,7 @@ slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_t *chk, int combined)
     return SLP_OK;
 }
 
-slp_err slp_pdhg_window(slp_pdhg_t *s, slp_loop_t *loop, slp_check_t *chk)
+slp_err slp_pdhg_window(slp_pdhg_t *s, slp_loop_t *loop, slp_check_scalars_t *chk)
 {
     const int freq = s->set->eval_freq;
     for (int it = 1; it <= freq; it++) {
@@ -180,7 +192,7 @@ slp_err slp_pdhg_window(slp_pdhg_t *s, slp_loop_t *loop, slp_check_t *chk)
         loop->epoch++;
         loop->total++;
         if (first_of_epoch && !last_of_window) {
-            slp_check_t first;
+            slp_check_scalars_t first;
             SLP_CALL(slp_pdhg_measure(s, &first, 0));
             loop->fpe0 = first.fpe; /* r(z0) of the new epoch */
         }

@@ -28,33 +28,13 @@ struct slp_polish {
     double seconds;
 };
 
-/* The vectors a phase solver owns (everything else is borrowed from the main one):
- * fills the addresses of its n-space and m-space vector fields. */
-enum { PHASE_NVECS = 13, PHASE_MVECS = 10 };
-
-static void phase_vectors(slp_pdhg_t *p, double **nv[PHASE_NVECS], double **mv[PHASE_MVECS])
-{
-    double **nvec[PHASE_NVECS] = {&p->c,     &p->lv, &p->uv, &p->x,   &p->x0,    &p->xbar,
-                                  &p->xhat,  &p->slack, &p->dx, &p->g, &p->aty, &p->ray_x,
-                                  &p->aty_ray};
-    double **mvec[PHASE_MVECS] = {&p->lc, &p->uc, &p->y,  &p->y0,    &p->yhat,
-                                  &p->dy, &p->h,  &p->ax, &p->ray_y, &p->ax_ray};
-    memcpy(nv, nvec, sizeof nvec);
-    memcpy(mv, mvec, sizeof mvec);
-}
-
+/* A phase solver owns the state table's SLP_VEC_PHASE vectors; everything else
+ * (matrix, plan, scaling factors) is borrowed from the main one. */
 static void phase_destroy(slp_pdhg_t *p)
 {
-    double **nv[PHASE_NVECS], **mv[PHASE_MVECS];
     if (!p->be)
         return;
-    phase_vectors(p, nv, mv);
-    for (int k = 0; k < PHASE_NVECS; k++)
-        if (*nv[k])
-            p->be->vec_destroy(p->be, *nv[k]);
-    for (int k = 0; k < PHASE_MVECS; k++)
-        if (*mv[k])
-            p->be->vec_destroy(p->be, *mv[k]);
+    slp_state_destroy(p, SLP_VEC_PHASE);
     memset(p, 0, sizeof *p);
 }
 
@@ -73,17 +53,8 @@ static slp_err phase_create(slp_pdhg_t *main_solver, int dual_phase, slp_pdhg_t 
 {
     *p = *main_solver; /* scalars and borrowed pointers (matrix, plan, scaling factors) */
     p->host_lv = p->host_uv = NULL;
-    double **nv[PHASE_NVECS], **mv[PHASE_MVECS];
-    phase_vectors(p, nv, mv);
-    for (int k = 0; k < PHASE_NVECS; k++)
-        *nv[k] = NULL;
-    for (int k = 0; k < PHASE_MVECS; k++)
-        *mv[k] = NULL;
     slp_backend_t *be = p->be;
-    for (int k = 0; k < PHASE_NVECS; k++)
-        SLP_CALL(be->vec_create(be, p->n, nv[k]));
-    for (int k = 0; k < PHASE_MVECS; k++)
-        SLP_CALL(be->vec_create(be, p->m, mv[k]));
+    SLP_CALL(slp_state_create(p, SLP_VEC_PHASE)); /* zero-filled */
     const slp_pdhg_t *s = main_solver;
     if (!dual_phase) { /* objective 0 (vec_create zero-fills), bounds as they are */
         be->vec_copy(be, p->lv, s->lv, p->n);
@@ -134,7 +105,7 @@ void slp_polish_destroy(slp_polish_t **polish)
 }
 
 int slp_polish_due(const slp_polish_t *polish, const slp_pdhg_t *s, int64_t total,
-                   const slp_check_t *chk)
+                   const slp_check_scalars_t *chk)
 {
     return total >= polish->next_at && slp_pdhg_gap_small(s, chk) &&
            !(slp_pdhg_primal_feasible(s, chk) && slp_pdhg_dual_feasible(s, chk));
@@ -148,7 +119,7 @@ static slp_err run_phase(slp_pdhg_t *p, int dual_phase, int64_t budget, double d
     slp_loop_t loop;
     slp_loop_init(&loop, p->omega0, 0);
     p->omega = p->omega0;
-    slp_check_t chk;
+    slp_check_scalars_t chk;
     *reached = 0;
     /* The deadline is judged on one clock for all ranks (the latest), so every rank
      * leaves the phase after the same window and the collectives stay matched. */
@@ -172,7 +143,7 @@ static slp_err run_phase(slp_pdhg_t *p, int dual_phase, int64_t budget, double d
 }
 
 slp_err slp_polish_run(slp_polish_t *polish, slp_pdhg_t *s, int64_t total, double deadline,
-                       slp_check_t *chk, int *optimal)
+                       slp_check_scalars_t *chk, int *optimal)
 {
     double t0 = slp_wall_seconds();
     slp_backend_t *be = s->be;

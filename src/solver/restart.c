@@ -4,7 +4,7 @@
 #include "solver/solver_internal.h"
 
 /* PID update of log(omega) at a restart (docs/algorithm.md section 3). */
-void slp_pdhg_update_weight(slp_pdhg_t *s, slp_pid_t *pid, const slp_check_t *chk)
+void slp_pdhg_update_weight(slp_pdhg_t *s, slp_pid_t *pid, const slp_check_scalars_t *chk)
 {
     const slp_settings_t *set = s->set;
     double dp = chk->dist_x, dd = chk->dist_y;
@@ -60,7 +60,7 @@ void slp_loop_init(slp_loop_t *loop, double omega, int use_pid)
     *loop = fresh;
 }
 
-void slp_pdhg_after_check(slp_pdhg_t *s, slp_loop_t *loop, const slp_check_t *chk)
+void slp_pdhg_after_check(slp_pdhg_t *s, slp_loop_t *loop, const slp_check_scalars_t *chk)
 {
     int restart = slp_pdhg_should_restart(s, loop->total, loop->epoch, chk->fpe, loop->fpe0,
                                           loop->fpe_last);

@@ -56,29 +56,15 @@ const char *slp_status_highs_name(slp_status status)
 
 /* ---------------------------------------------------------------- setup */
 
-static slp_err upload_new(slp_pdhg_t *s, const double *host, int64_t len, double **out)
-{
-    SLP_CALL(s->be->vec_create(s->be, len, out));
-    return s->be->vec_upload(s->be, *out, host, len);
-}
-
 static slp_err create_vectors(slp_pdhg_t *s, const slp_local_problem_t *lp, const slp_scaling_t *sc)
 {
     slp_backend_t *be = s->be;
-    SLP_CALL(upload_new(s, lp->obj, s->n, &s->c));
-    SLP_CALL(upload_new(s, lp->lv, s->n, &s->lv));
-    SLP_CALL(upload_new(s, lp->uv, s->n, &s->uv));
-    SLP_CALL(upload_new(s, sc->dcol, s->n, &s->dcol));
-    SLP_CALL(upload_new(s, lp->lc, s->m, &s->lc));
-    SLP_CALL(upload_new(s, lp->uc, s->m, &s->uc));
-    SLP_CALL(upload_new(s, sc->drow, s->m, &s->drow));
-    double **nvecs[] = {&s->x,  &s->x0, &s->xbar,  &s->xhat,   &s->slack,
-                        &s->dx, &s->g,  &s->aty,   &s->ray_x,  &s->aty_ray};
-    for (size_t k = 0; k < sizeof nvecs / sizeof *nvecs; k++)
-        SLP_CALL(be->vec_create(be, s->n, nvecs[k]));
-    double **mvecs[] = {&s->y, &s->y0, &s->yhat, &s->dy, &s->h, &s->ax, &s->ray_y, &s->ax_ray};
-    for (size_t k = 0; k < sizeof mvecs / sizeof *mvecs; k++)
-        SLP_CALL(be->vec_create(be, s->m, mvecs[k]));
+    SLP_CALL(slp_state_create(s, SLP_VEC_ALL)); /* zero-filled */
+    const double *host[] = {lp->obj, lp->lv, lp->uv, sc->dcol, lp->lc, lp->uc, sc->drow};
+    double *dev[] = {s->c, s->lv, s->uv, s->dcol, s->lc, s->uc, s->drow};
+    int64_t len[] = {s->n, s->n, s->n, s->n, s->m, s->m, s->m};
+    for (int k = 0; k < 7; k++)
+        SLP_CALL(be->vec_upload(be, dev[k], host[k], len[k]));
     SLP_CALL(slp_alloc(&s->host_lv, (size_t)s->n + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&s->host_uv, (size_t)s->n + 1, sizeof(double)));
     memcpy(s->host_lv, lp->lv, (size_t)s->n * sizeof(double));
@@ -117,13 +103,7 @@ static slp_err warm_start(slp_pdhg_t *s, const slp_scaling_t *sc, double sense)
 static void destroy_solver(slp_pdhg_t *s)
 {
     slp_backend_t *be = s->be;
-    double *vecs[] = {s->c,  s->lv,    s->uv, s->dcol, s->x,  s->x0,   s->xbar, s->xhat,
-                      s->slack, s->dx, s->g,  s->aty,  s->lc, s->uc,   s->drow, s->y,
-                      s->y0, s->yhat,  s->dy, s->h,    s->ax, s->ray_x, s->aty_ray,
-                      s->ray_y, s->ax_ray};
-    for (size_t k = 0; k < sizeof vecs / sizeof *vecs; k++)
-        if (vecs[k])
-            be->vec_destroy(be, vecs[k]);
+    slp_state_destroy(s, SLP_VEC_ALL);
     if (s->a)
         be->block_destroy(be, s->a);
     slp_plan_destroy(&s->plan);
@@ -153,7 +133,7 @@ static void log_header(void)
             "dual_obj", "abs_pres", "abs_dres", "rel_pres", "rel_dres", "rel_gap", "p_weight");
 }
 
-static void log_row(int64_t iter, double seconds, const slp_check_t *chk, double sense, double omega,
+static void log_row(int64_t iter, double seconds, const slp_check_scalars_t *chk, double sense, double omega,
                     int restarted)
 {
     slp_log("%8lld%c %8.2fs %15.8e %15.8e %9.2e %9.2e %9.2e %9.2e %9.2e %9.2e\n",
@@ -307,7 +287,7 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, slp_result_t *res)
 
 /* Status after a check of the main loop, or -1 to go on. Order: optimal, primal
  * infeasible, dual infeasible, iteration limit, time limit. */
-static int check_status(const slp_pdhg_t *s, const slp_check_t *chk, int64_t total, double elapsed)
+static int check_status(const slp_pdhg_t *s, const slp_check_scalars_t *chk, int64_t total, double elapsed)
 {
     if (!slp_pdhg_all_finite(chk))
         return SLP_STATUS_NUMERICAL_ERROR;
@@ -324,7 +304,7 @@ static int check_status(const slp_pdhg_t *s, const slp_check_t *chk, int64_t tot
     return -1;
 }
 
-static void fill_result(const slp_pdhg_t *s, const slp_loop_t *loop, const slp_check_t *chk,
+static void fill_result(const slp_pdhg_t *s, const slp_loop_t *loop, const slp_check_scalars_t *chk,
                         double sense, slp_result_t *res)
 {
     res->iterations = loop->total;
@@ -347,7 +327,7 @@ static void fill_result(const slp_pdhg_t *s, const slp_loop_t *loop, const slp_c
 }
 
 /* One CSV row per check (--log-csv): full precision for plots. */
-static void trace_row(FILE *trace, int64_t iter, double seconds, const slp_check_t *chk,
+static void trace_row(FILE *trace, int64_t iter, double seconds, const slp_check_scalars_t *chk,
                       double sense, double omega, int64_t restarts)
 {
     if (!trace)
@@ -372,7 +352,7 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, slp_result_t *res)
     slp_polish_t *polish = NULL;
     if (set->polish)
         SLP_CALL(slp_polish_create(s, &polish));
-    slp_check_t chk = {0};
+    slp_check_scalars_t chk = {0};
     int status = -1;
     /* --resume: the saved state replaces the fresh one; the clock goes on from the
      * saved run's (checkpoint.c). */

@@ -33,6 +33,29 @@ typedef struct {
     double comm_seconds;          /* wall time inside the products' sums (this rank) */
 } slp_pdhg_t;
 
+/* The state vectors of slp_pdhg_t, declared once (solver/state.c): their space and
+ * what they are for. Allocation and release, checkpoints, polishing phases and the
+ * synchronisation at a check all walk this table. */
+enum {
+    SLP_VEC_PROBLEM = 1, /* problem data: c, bounds */
+    SLP_VEC_SCALING = 2, /* cumulative scaling factors */
+    SLP_VEC_ITERATE = 4, /* iterate state: what a checkpoint saves */
+    SLP_VEC_SYNC = 8,    /* made whole on every replica at a check (support plan) */
+    SLP_VEC_PHASE = 16   /* a polishing phase owns its own copy */
+};
+#define SLP_STATE_MAX_VECS 32
+
+/* The vectors with any of `flags` (SLP_VEC_ALL: every one) in `space` (SLP_COLS, SLP_ROWS
+ * or SLP_ANY_SPACE), in table order: their fields' addresses in s and their lengths.
+ * Returns how many. */
+#define SLP_VEC_ALL 31
+enum { SLP_COLS = 0, SLP_ROWS = 1, SLP_ANY_SPACE = 2 };
+int slp_state_vectors(slp_pdhg_t *s, unsigned flags, int space,
+                      double **addr[SLP_STATE_MAX_VECS], int64_t len[SLP_STATE_MAX_VECS]);
+/* Create every vector with `flags` (zero-filled) / destroy every non-NULL one. */
+slp_err slp_state_create(slp_pdhg_t *s, unsigned flags);
+void slp_state_destroy(slp_pdhg_t *s, unsigned flags);
+
 /* Scalars of one check, identical on every rank. */
 typedef struct {
     double fpe;
@@ -48,7 +71,7 @@ typedef struct {
     /* sums of the magnitudes of the objective terms of each ray (same normalisation):
      * a ray objective below SLP_RAY_SIGNIFICANCE times this is rounding, not a proof */
     double primal_ray_size, dual_ray_size;
-} slp_check_t;
+} slp_check_scalars_t;
 
 typedef struct {
     double omega_best, g_best, integral, e_prev;
@@ -71,27 +94,27 @@ void slp_loop_init(slp_loop_t *loop, double omega, int use_pid);
 /* pdhg_step.c: one iteration and the evaluation at a check. */
 slp_err slp_pdhg_iterate(slp_pdhg_t *s, int64_t k, int major);
 /* combined = 1 for a point assembled from two polishing phases (bound-form dual objective). */
-slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_t *chk, int combined);
+slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_scalars_t *chk, int combined);
 /* eval_freq iterations (measuring FPE0 at an epoch's first iteration), then the check. */
-slp_err slp_pdhg_window(slp_pdhg_t *s, slp_loop_t *loop, slp_check_t *chk);
+slp_err slp_pdhg_window(slp_pdhg_t *s, slp_loop_t *loop, slp_check_scalars_t *chk);
 double slp_pdhg_norm(const slp_pdhg_t *s, double l2, double linf);
 
 /* termination.c */
-int slp_pdhg_is_optimal(const slp_pdhg_t *s, const slp_check_t *chk);
-int slp_pdhg_primal_feasible(const slp_pdhg_t *s, const slp_check_t *chk);
-int slp_pdhg_dual_feasible(const slp_pdhg_t *s, const slp_check_t *chk);
-int slp_pdhg_gap_small(const slp_pdhg_t *s, const slp_check_t *chk);
-int slp_pdhg_primal_infeasible(const slp_pdhg_t *s, const slp_check_t *chk);
-int slp_pdhg_dual_infeasible(const slp_pdhg_t *s, const slp_check_t *chk);
-int slp_pdhg_all_finite(const slp_check_t *chk);
+int slp_pdhg_is_optimal(const slp_pdhg_t *s, const slp_check_scalars_t *chk);
+int slp_pdhg_primal_feasible(const slp_pdhg_t *s, const slp_check_scalars_t *chk);
+int slp_pdhg_dual_feasible(const slp_pdhg_t *s, const slp_check_scalars_t *chk);
+int slp_pdhg_gap_small(const slp_pdhg_t *s, const slp_check_scalars_t *chk);
+int slp_pdhg_primal_infeasible(const slp_pdhg_t *s, const slp_check_scalars_t *chk);
+int slp_pdhg_dual_infeasible(const slp_pdhg_t *s, const slp_check_scalars_t *chk);
+int slp_pdhg_all_finite(const slp_check_scalars_t *chk);
 
 /* restart.c */
-void slp_pdhg_update_weight(slp_pdhg_t *s, slp_pid_t *pid, const slp_check_t *chk);
+void slp_pdhg_update_weight(slp_pdhg_t *s, slp_pid_t *pid, const slp_check_scalars_t *chk);
 int slp_pdhg_should_restart(const slp_pdhg_t *s, int64_t total, int64_t epoch, double fpe,
                             double fpe0, double fpe_last);
 void slp_pdhg_restart_at_pdhg_point(slp_pdhg_t *s);
 /* The restart test after a check and, when it fires, the restart itself. */
-void slp_pdhg_after_check(slp_pdhg_t *s, slp_loop_t *loop, const slp_check_t *chk);
+void slp_pdhg_after_check(slp_pdhg_t *s, slp_loop_t *loop, const slp_check_scalars_t *chk);
 
 /* polish.c: PDLP-style feasibility polishing. */
 typedef struct slp_polish slp_polish_t;
@@ -99,12 +122,12 @@ slp_err slp_polish_create(slp_pdhg_t *main_solver, slp_polish_t **out);
 void slp_polish_destroy(slp_polish_t **polish);
 /* Whether to polish after this check of the main loop. */
 int slp_polish_due(const slp_polish_t *polish, const slp_pdhg_t *s, int64_t total,
-                   const slp_check_t *chk);
+                   const slp_check_scalars_t *chk);
 /* Run a primal and a dual phase from the main solver's current PDHG point; when both
  * reach their tolerance, evaluate the combined point on the original problem into
  * *chk (and the main solver's xhat/yhat/slack) and set *optimal when it passes. */
 slp_err slp_polish_run(slp_polish_t *polish, slp_pdhg_t *s, int64_t total, double deadline,
-                       slp_check_t *chk, int *optimal);
+                       slp_check_scalars_t *chk, int *optimal);
 int64_t slp_polish_iterations(const slp_polish_t *polish);
 double slp_polish_seconds(const slp_polish_t *polish);
 

@@ -7,7 +7,7 @@
 
 #include "solver/solver_internal.h"
 
-int slp_pdhg_primal_feasible(const slp_pdhg_t *s, const slp_check_t *chk)
+int slp_pdhg_primal_feasible(const slp_pdhg_t *s, const slp_check_scalars_t *chk)
 {
     const slp_settings_t *set = s->set;
     if (!set->detailed)
@@ -16,7 +16,7 @@ int slp_pdhg_primal_feasible(const slp_pdhg_t *s, const slp_check_t *chk)
     return chk->rp <= set->eps_abs + set->eps_rel * bc;
 }
 
-int slp_pdhg_dual_feasible(const slp_pdhg_t *s, const slp_check_t *chk)
+int slp_pdhg_dual_feasible(const slp_pdhg_t *s, const slp_check_scalars_t *chk)
 {
     const slp_settings_t *set = s->set;
     if (!set->detailed)
@@ -26,7 +26,7 @@ int slp_pdhg_dual_feasible(const slp_pdhg_t *s, const slp_check_t *chk)
 }
 
 /* The gap part of the criterion. */
-static int gap_small(const slp_pdhg_t *s, const slp_check_t *chk)
+static int gap_small(const slp_pdhg_t *s, const slp_check_scalars_t *chk)
 {
     const slp_settings_t *set = s->set;
     if (!set->detailed)
@@ -34,9 +34,9 @@ static int gap_small(const slp_pdhg_t *s, const slp_check_t *chk)
     return chk->gap <= set->eps_abs + set->gap_rel * (fabs(chk->pobj) + fabs(chk->dobj));
 }
 
-int slp_pdhg_gap_small(const slp_pdhg_t *s, const slp_check_t *chk) { return gap_small(s, chk); }
+int slp_pdhg_gap_small(const slp_pdhg_t *s, const slp_check_scalars_t *chk) { return gap_small(s, chk); }
 
-int slp_pdhg_is_optimal(const slp_pdhg_t *s, const slp_check_t *chk)
+int slp_pdhg_is_optimal(const slp_pdhg_t *s, const slp_check_scalars_t *chk)
 {
     return slp_pdhg_primal_feasible(s, chk) && slp_pdhg_dual_feasible(s, chk) && gap_small(s, chk);
 }
@@ -48,20 +48,20 @@ int slp_pdhg_is_optimal(const slp_pdhg_t *s, const slp_check_t *chk)
  * tests/data/statuses/fixed-cancel-infeasible.mps), so the floor stays at rounding level. */
 #define SLP_RAY_SIGNIFICANCE (64.0 * DBL_EPSILON)
 
-int slp_pdhg_primal_infeasible(const slp_pdhg_t *s, const slp_check_t *chk)
+int slp_pdhg_primal_infeasible(const slp_pdhg_t *s, const slp_check_scalars_t *chk)
 {
     return chk->dual_ray_obj > SLP_RAY_SIGNIFICANCE * chk->dual_ray_size &&
            chk->dual_ray_obj > 0.0 && chk->dual_ray_infeas / chk->dual_ray_obj <= s->set->eps_infeas;
 }
 
-int slp_pdhg_dual_infeasible(const slp_pdhg_t *s, const slp_check_t *chk)
+int slp_pdhg_dual_infeasible(const slp_pdhg_t *s, const slp_check_scalars_t *chk)
 {
     return -chk->primal_ray_obj > SLP_RAY_SIGNIFICANCE * chk->primal_ray_size &&
            chk->primal_ray_obj < 0.0 &&
            chk->primal_ray_infeas / -chk->primal_ray_obj <= s->set->eps_infeas;
 }
 
-int slp_pdhg_all_finite(const slp_check_t *chk)
+int slp_pdhg_all_finite(const slp_check_scalars_t *chk)
 {
     return isfinite(chk->fpe) && isfinite(chk->rp) && isfinite(chk->rd) && isfinite(chk->pobj) &&
            isfinite(chk->dobj);
