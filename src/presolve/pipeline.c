@@ -48,24 +48,27 @@ static slp_err decided_result(const slp_local_problem_t *lp, int status, slp_res
     return SLP_OK;
 }
 
+/* Follow-up solves start from zero, with no trace and the solver's own norms. */
+static const slp_solve_inputs_t NO_INPUTS = {0};
+
 /* Presolve (unless off), solve, recover. *unbounded_cols receives presolve's count
  * of improving empty columns, whose ray replaces the solver's when set. */
 static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_t *settings,
-                       slp_backend_t *be, slp_result_t *result, slp_presolve_stats_t *stats,
-                       int64_t *unbounded_cols)
+                       const slp_solve_inputs_t *inputs, slp_backend_t *be, slp_result_t *result,
+                       slp_presolve_stats_t *stats, int64_t *unbounded_cols)
 {
     memset(stats, 0, sizeof *stats);
     memset(result, 0, sizeof *result);
     *unbounded_cols = 0;
     if (!settings->presolve)
-        return slp_solve(grid, lp, settings, be, result);
+        return slp_solve(grid, lp, settings, inputs, be, result);
     /* Tolerances stay relative to the original model: presolve moves fixed values
      * into the row bounds, which can grow ||b|| and loosen the criterion. */
     slp_norms_t original;
     SLP_CALL(slp_compute_norms(grid, lp, &original));
-    slp_settings_t set = *settings;
-    if (!set.norms)
-        set.norms = &original;
+    slp_solve_inputs_t in = *inputs;
+    if (!in.norms)
+        in.norms = &original;
     slp_presolve_t *pre = NULL;
     int decided = -1;
     slp_err rc = slp_comm_agree(grid->world, slp_presolve_run(grid, lp, &pre, &decided));
@@ -75,7 +78,7 @@ static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, const slp_sett
         if (decided >= 0)
             rc = decided_result(lp, decided, result);
         else
-            rc = slp_solve(grid, lp, &set, be, result);
+            rc = slp_solve(grid, lp, settings, &in, be, result);
     }
     rc = slp_comm_agree(grid->world, rc);
     if (rc == SLP_OK && decided < 0)
@@ -96,14 +99,13 @@ static slp_settings_t follow_up(const slp_settings_t *settings, double t_start)
 {
     slp_settings_t set = *settings;
     set.time_limit = fmax(0.0, settings->time_limit - (slp_wall_seconds() - t_start));
-    set.trace = NULL;
-    set.x0 = set.y0 = NULL;
     return set;
 }
 
 /* A copy of the original problem for a follow-up solve (objective 0 when asked). */
 static slp_err solve_copy(slp_grid_t *grid, const slp_local_problem_t *orig,
-                          const slp_settings_t *set, int zero_objective, slp_backend_t *be,
+                          const slp_settings_t *set, const slp_solve_inputs_t *inputs,
+                          int zero_objective, slp_backend_t *be,
                           slp_result_t *out)
 {
     slp_local_problem_t lp;
@@ -114,7 +116,7 @@ static slp_err solve_copy(slp_grid_t *grid, const slp_local_problem_t *orig,
     }
     slp_presolve_stats_t stats;
     int64_t unbounded = 0;
-    slp_err rc = attempt(grid, &lp, set, be, out, &stats, &unbounded);
+    slp_err rc = attempt(grid, &lp, set, inputs, be, out, &stats, &unbounded);
     slp_local_problem_free(&lp);
     return rc;
 }
@@ -127,7 +129,7 @@ static slp_err confirm_unbounded(slp_grid_t *grid, const slp_local_problem_t *or
     slp_log("Verdict: an improving ray was found; checking primal feasibility (objective 0)\n");
     slp_settings_t set = follow_up(settings, t_start);
     slp_result_t feas;
-    SLP_CALL(solve_copy(grid, orig, &set, 1, be, &feas));
+    SLP_CALL(solve_copy(grid, orig, &set, &NO_INPUTS, 1, be, &feas));
     if (feas.status == SLP_STATUS_OPTIMAL) {
         /* Keep the ray; report the feasible point with the original objective. */
         double *ray = result->ray_x;
@@ -173,7 +175,7 @@ static slp_err certify_infeasible(slp_grid_t *grid, const slp_local_problem_t *o
     /* The status is already proven; the certificate is worth a bounded effort only. */
     set.time_limit = fmin(set.time_limit, 10.0 + 2.0 * (slp_wall_seconds() - t_start));
     slp_result_t cert;
-    SLP_CALL(solve_copy(grid, orig, &set, 0, be, &cert));
+    SLP_CALL(solve_copy(grid, orig, &set, &NO_INPUTS, 0, be, &cert));
     if (cert.status == SLP_STATUS_PRIMAL_INFEASIBLE && cert.ray_y) {
         free(result->ray_y);
         result->ray_y = cert.ray_y;
@@ -228,10 +230,9 @@ static slp_err retry_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
     set.eps_abs *= 0.01;
     set.eps_rel *= 0.01;
     set.gap_rel *= 0.01;
-    set.x0 = result->x;
-    set.y0 = result->y;
+    slp_solve_inputs_t start = {.x0 = result->x, .y0 = result->y};
     slp_result_t again;
-    SLP_CALL(solve_copy(grid, orig, &set, 0, be, &again));
+    SLP_CALL(solve_copy(grid, orig, &set, &start, 0, be, &again));
     int ok = 0;
     if (again.status == SLP_STATUS_OPTIMAL)
         SLP_CALL(verify_optimal(grid, orig, settings, &again, &ok));
@@ -277,7 +278,8 @@ static slp_err verdict(slp_grid_t *grid, const slp_local_problem_t *orig,
 }
 
 slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
-                           const slp_settings_t *settings, slp_backend_t *be,
+                           const slp_settings_t *settings, const slp_solve_inputs_t *inputs,
+                           slp_backend_t *be,
                            slp_result_t *result, slp_presolve_stats_t *stats)
 {
     double t_start = slp_wall_seconds();
@@ -286,7 +288,8 @@ slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
     slp_local_problem_t orig;
     SLP_CALL(slp_comm_agree(grid->world, slp_local_problem_copy(lp, &orig)));
     int64_t unbounded_cols = 0;
-    slp_err rc = attempt(grid, lp, settings, be, result, stats, &unbounded_cols);
+    slp_err rc = attempt(grid, lp, settings, inputs ? inputs : &NO_INPUTS, be, result, stats,
+                         &unbounded_cols);
     int reduced = stats->total.rows + stats->total.cols + stats->total.nnz > 0 || unbounded_cols > 0;
     if (rc == SLP_OK)
         rc = verdict(grid, &orig, settings, t_start, unbounded_cols, reduced, be, result);

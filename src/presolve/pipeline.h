@@ -8,9 +8,11 @@
 
 /* *stats receives the presolve counts (zeros when presolve is off). When presolve
  * decides the status (infeasible or unbounded), no iteration runs and the result's
- * vectors are zero with NaN objectives. */
+ * vectors are zero with NaN objectives. `inputs` (may be NULL) is the main solve's
+ * warm start and trace; the verdict's follow-up solves use none. */
 slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
-                           const slp_settings_t *settings, slp_backend_t *be,
+                           const slp_settings_t *settings, const slp_solve_inputs_t *inputs,
+                           slp_backend_t *be,
                            slp_result_t *result, slp_presolve_stats_t *stats);
 
 #endif

@@ -32,6 +32,7 @@ typedef struct run {
     const slp_run_options_t *opt;
     const slp_run_input_t *in;
     slp_settings_t set;           /* the solver's settings for this run */
+    slp_solve_inputs_t inputs;    /* warm start and trace */
     slp_grid_t *grid;
     slp_shard_manifest_t manifest; /* shard input */
     int sharded;
@@ -76,8 +77,8 @@ static slp_err open_side_files(run_t *r)
     }
     SLP_CALL(slp_checkpoint_configure(o->checkpoint_dir, o->checkpoint_every, o->resume_dir));
     if (o->trace_path && root) {
-        r->set.trace = fopen(o->trace_path, "w");
-        if (!r->set.trace)
+        r->inputs.trace = fopen(o->trace_path, "w");
+        if (!r->inputs.trace)
             return slp_error(SLP_ERR_IO, "%s: cannot write the CSV trace", o->trace_path);
     }
     return SLP_OK;
@@ -85,9 +86,9 @@ static slp_err open_side_files(run_t *r)
 
 static void close_side_files(run_t *r)
 {
-    if (r->set.trace)
-        fclose(r->set.trace);
-    r->set.trace = NULL;
+    if (r->inputs.trace)
+        fclose(r->inputs.trace);
+    r->inputs.trace = NULL;
     slp_checkpoint_reset();
     slp_log_set_file(NULL);
     if (r->log_file)
@@ -109,8 +110,8 @@ static slp_err load(run_t *r)
         rc = slp_comm_agree(r->grid->world,
                             slp_run_scatter_start(r->grid, &r->lp, r->in->x0, r->in->y0,
                                                   &r->x0s, &r->y0s));
-    r->set.x0 = r->x0s;
-    r->set.y0 = r->y0s;
+    r->inputs.x0 = r->x0s;
+    r->inputs.y0 = r->y0s;
     return rc;
 }
 
@@ -138,8 +139,9 @@ static slp_err solve(run_t *r, slp_run_output_t *out)
     r->info.C = r->grid->C;
     r->info.comm_mode = r->set.comm_support ? "support" : "dense";
     r->info.backend = r->opt->backend == SLP_BACKEND_CUDA ? "cuda" : "cpu";
-    return slp_comm_agree(r->grid->world, slp_solve_pipeline(r->grid, &r->lp, &r->set, r->be,
-                                                             &out->result, &r->info.presolve));
+    slp_err rc = slp_solve_pipeline(r->grid, &r->lp, &r->set, &r->inputs, r->be, &out->result,
+                                    &r->info.presolve);
+    return slp_comm_agree(r->grid->world, rc);
 }
 
 /* After an agreed failure: the lowest rank whose message describes its own failure

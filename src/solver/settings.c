@@ -30,8 +30,5 @@ void slp_settings_default(slp_settings_t *s)
     s->presolve = 1;
     s->threads = 0;
     s->comm_support = 0;
-    s->x0 = s->y0 = NULL;
-    s->norms = NULL;
-    s->trace = NULL;
     s->log_every_check = 0;
 }

@@ -1,4 +1,5 @@
-/* Solver settings with the defaults of docs/algorithm.md. */
+/* Solver settings with the defaults of docs/algorithm.md. Settings only: what a run
+ * is given besides them (warm start, norms, trace) is slp_solve_inputs_t (solver.h). */
 #ifndef SLP_SETTINGS_H
 #define SLP_SETTINGS_H
 
@@ -37,19 +38,8 @@ typedef struct slp_settings {
     int presolve;        /* distributed presolve (on) */
     int threads;         /* CPU threads per rank (0 = default) */
     int comm_support;    /* 1: support-aware communication plan (--comm support) */
-    /* Warm start: this rank's column slice of x and row slice of y in original space
-     * and the user's sense (borrowed; NULL = start from 0). */
-    const double *x0, *y0;
-    /* Norms of ||b|| and ||c|| for the relative tolerances (borrowed; NULL = computed
-     * from the problem given to slp_solve). The presolve pipeline passes the original
-     * problem's norms, so tolerances stay relative to the user's model. */
-    const struct slp_norms *norms;
-    /* CSV trace, one row per check of the main loop (rank 0; borrowed; NULL = none). */
-    FILE *trace;
     int log_every_check; /* print every check (--verbose) */
 } slp_settings_t;
-
-#define SLP_SETTINGS_HAS_WARM_START 1
 
 void slp_settings_default(slp_settings_t *s);
 

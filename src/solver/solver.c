@@ -87,15 +87,15 @@ static slp_err warm_start_space(slp_pdhg_t *s, const double *v, const double *sc
     return rc;
 }
 
-/* Warm start (settings x0, y0: this rank's slices, original space, user's sense):
+/* Warm start (inputs x0, y0: this rank's slices, original space, user's sense):
  * x~0 = x0 s_j theta_b and y~0 = y0 r_i theta_c (docs/algorithm.md section 1), with the
  * duals negated for a maximisation (the solver works in minimisation form). */
 static slp_err warm_start(slp_pdhg_t *s, const slp_scaling_t *sc, double sense)
 {
-    if (s->set->x0)
-        SLP_CALL(warm_start_space(s, s->set->x0, sc->dcol, sc->theta_b, s->n, s->x, s->x0));
-    if (s->set->y0)
-        SLP_CALL(warm_start_space(s, s->set->y0, sc->drow, sense * sc->theta_c, s->m, s->y,
+    if (s->in->x0)
+        SLP_CALL(warm_start_space(s, s->in->x0, sc->dcol, sc->theta_b, s->n, s->x, s->x0));
+    if (s->in->y0)
+        SLP_CALL(warm_start_space(s, s->in->y0, sc->drow, sense * sc->theta_c, s->m, s->y,
                                   s->y0));
     return SLP_OK;
 }
@@ -249,8 +249,8 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, slp_result_t *res)
     double drop_sum[1] = {(double)dropped};
     SLP_CALL(slp_comm_sum(s->grid->world, drop_sum, 1));
     res->dropped_entries = (int64_t)drop_sum[0];
-    if (s->set->norms)
-        s->norms = *s->set->norms;
+    if (s->in->norms)
+        s->norms = *s->in->norms;
     else
         SLP_CALL(slp_compute_norms(s->grid, lp, &s->norms));
     slp_scaling_t sc;
@@ -361,7 +361,7 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, slp_result_t *res)
     start -= resumed_elapsed;
     if (rc == SLP_OK) {
         log_header();
-        trace_row(set->trace, 0, 0.0, &chk, sense, s->omega, 0);
+        trace_row(s->in->trace, 0, 0.0, &chk, sense, s->omega, 0);
     }
     while (rc == SLP_OK && status < 0) {
         rc = slp_pdhg_window(s, &loop, &chk);
@@ -388,7 +388,7 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, slp_result_t *res)
             if (rc == SLP_OK && status < 0 && checkpoint_due)
                 rc = slp_checkpoint_save(s, &loop, elapsed);
         }
-        trace_row(set->trace, loop.total, slp_wall_seconds() - start, &chk, sense, s->omega,
+        trace_row(s->in->trace, loop.total, slp_wall_seconds() - start, &chk, sense, s->omega,
                   loop.restarts);
         if (status >= 0 || log_due(loop.checks, set->log_every_check)) {
             log_row(loop.total, slp_wall_seconds() - start, &chk, sense, s->omega,
@@ -409,13 +409,15 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, slp_result_t *res)
 }
 
 slp_err slp_solve(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_t *settings,
-                  slp_backend_t *be, slp_result_t *result)
+                  const slp_solve_inputs_t *inputs, slp_backend_t *be, slp_result_t *result)
 {
+    static const slp_solve_inputs_t none = {0};
     memset(result, 0, sizeof *result);
     slp_pdhg_t s = {0};
     s.be = be;
     s.grid = grid;
     s.set = settings;
+    s.in = inputs ? inputs : &none;
     s.n = lp->n_loc;
     s.m = lp->m_loc;
     double sense = lp->sense < 0 ? -1.0 : 1.0;

@@ -5,6 +5,7 @@
 #define SLP_SOLVER_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "backend/backend.h"
 #include "core/local_problem.h"
@@ -66,11 +67,24 @@ typedef struct slp_result {
     double *ray_y;
 } slp_result_t;
 
-/* Solve. `lp` is modified in place (preprocessed and scaled) and its matrix is
+/* What one solve is given besides the problem and the settings (run data). */
+typedef struct slp_solve_inputs {
+    /* Warm start: this rank's column slice of x and row slice of y in original space
+     * and the user's sense (borrowed; NULL = start from 0). */
+    const double *x0, *y0;
+    /* ||b|| and ||c|| for the relative tolerances (borrowed; NULL = computed from the
+     * problem given to slp_solve). The presolve pipeline passes the original problem's
+     * norms, so tolerances stay relative to the user's model. */
+    const struct slp_norms *norms;
+    /* CSV trace, one row per check of the main loop (rank 0; borrowed; NULL = none). */
+    FILE *trace;
+} slp_solve_inputs_t;
+
+/* Solve. `inputs` may be NULL (none). `lp` is modified in place (preprocessed and scaled) and its matrix is
  * released once the backend holds its copy (lp->A is empty afterwards); the cuts
  * and sizes stay valid for output. */
 slp_err slp_solve(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_t *settings,
-                  slp_backend_t *be, slp_result_t *result);
+                  const slp_solve_inputs_t *inputs, slp_backend_t *be, slp_result_t *result);
 void slp_result_free(slp_result_t *result);
 
 #endif

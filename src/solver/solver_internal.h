@@ -13,6 +13,7 @@ typedef struct {
     slp_backend_t *be;            /* borrowed */
     slp_grid_t *grid;             /* borrowed */
     const slp_settings_t *set;    /* borrowed */
+    const slp_solve_inputs_t *in; /* borrowed, never NULL */
     int64_t n, m;                 /* local slice lengths */
     slp_block_t *a;               /* scaled A_rc and its transpose */
     slp_comm_plan_t *plan;        /* communication plan of the products (NULL: dense) */

@@ -84,7 +84,7 @@ static void run(const slp_model_t *model, int presolve, outcome_t *out)
     slp_backend_t *be = NULL;
     slp_result_t res;
     CHECK(slp_backend_cpu_create(1, &be) == SLP_OK, "backend");
-    CHECK(slp_solve(grid, &lp, &set, be, &res) == SLP_OK, "solve: %s", slp_error_message());
+    CHECK(slp_solve(grid, &lp, &set, NULL, be, &res) == SLP_OK, "solve: %s", slp_error_message());
     if (pre)
         CHECK(slp_presolve_recover(grid, pre, &res) == SLP_OK, "recover: %s", slp_error_message());
     out->status = res.status == SLP_STATUS_OPTIMAL ? OPTIMAL : (int)res.status;
@@ -284,7 +284,7 @@ static int pipeline_status(const slp_model_t *model, int presolve)
     CHECK(slp_backend_cpu_create(1, &be) == SLP_OK, "backend");
     slp_result_t res;
     slp_presolve_stats_t stats;
-    CHECK(slp_solve_pipeline(grid, &lp, &set, be, &res, &stats) == SLP_OK, "pipeline: %s",
+    CHECK(slp_solve_pipeline(grid, &lp, &set, NULL, be, &res, &stats) == SLP_OK, "pipeline: %s",
           slp_error_message());
     int status = (int)res.status;
     slp_result_free(&res);

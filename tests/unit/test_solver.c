@@ -23,7 +23,7 @@ static void solve_model(const slp_model_t *model, double tol, slp_result_t *res)
     CHECK(slp_grid_create(1, 1, &grid) == SLP_OK, "grid: %s", slp_error_message());
     CHECK(slp_backend_cpu_create(1, &be) == SLP_OK, "backend");
     CHECK(slp_extract_block(model, 1, 1, row_off, col_off, 0, 0, &lp) == SLP_OK, "extract");
-    CHECK(slp_solve(grid, &lp, &set, be, res) == SLP_OK, "solve: %s", slp_error_message());
+    CHECK(slp_solve(grid, &lp, &set, NULL, be, res) == SLP_OK, "solve: %s", slp_error_message());
     slp_local_problem_free(&lp);
     be->destroy(be);
     slp_grid_destroy(&grid);
@@ -91,7 +91,7 @@ static void test_iteration_limit(void)
     slp_grid_create(1, 1, &grid);
     slp_backend_cpu_create(1, &be);
     slp_extract_block(model, 1, 1, row_off, col_off, 0, 0, &lp);
-    CHECK(slp_solve(grid, &lp, &set, be, &res) == SLP_OK, "solve");
+    CHECK(slp_solve(grid, &lp, &set, NULL, be, &res) == SLP_OK, "solve");
     CHECK(res.status == SLP_STATUS_ITERATION_LIMIT || res.status == SLP_STATUS_OPTIMAL, "status %s",
           slp_status_name(res.status));
     CHECK(res.iterations <= 600, "iterations %lld", (long long)res.iterations);
