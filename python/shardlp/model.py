@@ -132,6 +132,9 @@ class Result:
             "total": info.total_seconds,
         }
         self.warm_started = bool(info.warm_started)
+        self.presolve = {"rows_removed": int(info.presolve_rows_removed),
+                         "cols_removed": int(info.presolve_cols_removed),
+                         "nnz_removed": int(info.presolve_nnz_removed)}
         self.grid = (int(info.grid_rows), int(info.grid_cols))
 
     @property
