@@ -51,8 +51,10 @@ typedef struct slp_local_problem {
 slp_err slp_local_problem_alloc(slp_local_problem_t *lp, int R, int C, int64_t m_loc,
                                 int64_t n_loc, int64_t nnz_loc);
 void slp_local_problem_free(slp_local_problem_t *lp);
-/* Bounds with |v| >= SLP_INFINITE_BOUND become +-INFINITY (the one canonical form of
- * infinite bounds used by presolve, the solver's verdict and the checker on the grid). */
+/* Bounds with |v| >= SLP_INFINITE_BOUND become +-INFINITY: the canonical form of
+ * infinite bounds, applied once where a local problem enters (slp_distribute_model,
+ * slp_shard_read_local); presolve, the solver and the verdict rely on it. The objective
+ * stays in the user's sense (the solver negates a maximisation internally). */
 #define SLP_INFINITE_BOUND 1e20
 void slp_local_problem_canonical_bounds(slp_local_problem_t *lp);
 

@@ -185,6 +185,8 @@ slp_err slp_distribute_model(slp_grid_t *grid, const slp_model_t *model, slp_loc
         else
             rc = recv_block(grid, row_off, col_off, out);
     }
+    if (rc == SLP_OK) /* the problem enters in canonical form (core/local_problem.h) */
+        slp_local_problem_canonical_bounds(out);
     free(cuts);
     return rc;
 }

@@ -284,7 +284,6 @@ slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
 {
     double t_start = slp_wall_seconds();
     memset(result, 0, sizeof *result);
-    slp_local_problem_canonical_bounds(lp);
     slp_local_problem_t orig;
     SLP_CALL(slp_comm_agree(grid->world, slp_local_problem_copy(lp, &orig)));
     int64_t unbounded_cols = 0;

@@ -613,7 +613,6 @@ slp_err slp_presolve_run(slp_grid_t *grid, slp_local_problem_t *lp, slp_presolve
     double t0 = slp_wall_seconds();
     *out = NULL;
     *status_out = -1;
-    slp_local_problem_canonical_bounds(lp);
     slp_presolve_t *p = NULL;
     slp_err rc = create(lp, &p);
     ps_ctx_t x = {0};

@@ -279,6 +279,8 @@ slp_err slp_shard_read_local(const char *dir, slp_grid_t *grid, slp_local_proble
         rc = agree(grid->world, rc, "reading the shards");
         if (rc != SLP_OK)
             slp_local_problem_free(out);
+        else /* the problem enters in canonical form (core/local_problem.h) */
+            slp_local_problem_canonical_bounds(out);
     }
     slp_shard_manifest_free(&man);
     return rc;

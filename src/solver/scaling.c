@@ -16,7 +16,6 @@ slp_err slp_preprocess(slp_local_problem_t *lp, int64_t *dropped)
             lp->obj[j] = -lp->obj[j];
         lp->obj_const = -lp->obj_const;
     }
-    slp_local_problem_canonical_bounds(lp);
     /* Compact the CSR in place, dropping tiny entries. */
     slp_csr_t *a = &lp->A;
     int64_t out = 0;
