@@ -6,7 +6,7 @@
 
 #include "api/api_internal.h"
 #include "core/error.h"
-#include "io/mps.h"
+#include "io/input_format.h"
 
 /* ---- contents ---------------------------------------------------------------
  * validate_matrix        index and value checks of the caller's arrays
@@ -204,7 +204,7 @@ shardlp_error shardlp_problem_read(const char *path, shardlp_problem **out)
     shardlp_problem *p = slp_calloc(1, sizeof *p);
     if (!p)
         return SHARDLP_ERR_NOMEM;
-    slp_err rc = slp_mps_read(path, &p->model);
+    slp_err rc = slp_model_read(path, &p->model);
     if (rc == SLP_OK)
         rc = slp_model_validate(p->model, path);
     if (rc != SLP_OK) {

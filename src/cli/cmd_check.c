@@ -16,7 +16,7 @@
 #include "cli/commands.h"
 #include "core/error.h"
 #include "core/model.h"
-#include "io/mps.h"
+#include "io/input_format.h"
 #include "io/solution_text.h"
 
 typedef struct {
@@ -317,7 +317,10 @@ int slp_cmd_check(int argc, char **argv)
     slp_check_result_t result;
     slp_error_clear();
     slp_err rc = SLP_OK;
-    if (is_directory(o.model_path)) {
+    slp_input_format format = SLP_INPUT_MPS;
+    if (slp_input_format_of(o.model_path, &format) != SLP_OK)
+        slp_error_clear(); /* slp_model_read below reports it */
+    if (format == SLP_INPUT_SHARDS) {
         if (!is_directory(o.solution_path)) {
             slp_cli_error("%s: a shard model is checked against a sharded solution (solve --out DIR)",
                           o.solution_path);
@@ -325,7 +328,7 @@ int slp_cmd_check(int argc, char **argv)
         }
         return check_sharded(&o);
     }
-    rc = slp_mps_read(o.model_path, &model);
+    rc = slp_model_read(o.model_path, &model);
     if (rc == SLP_OK)
         rc = slp_model_validate(model, o.model_path);
     if (rc == SLP_OK && is_directory(o.solution_path))

@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "core/parse.h"
+#include "io/input_format.h"
 #include "core/log.h"
 #include "grid/comm.h"
 #include "io/mps.h"
@@ -75,14 +76,7 @@ static int64_t default_budget(void)
  * nonzeros in 25-40 bytes; gzip compresses MPS about 5x. */
 static int64_t estimate_model_bytes(const char *path)
 {
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return 0;
-    int64_t bytes = (int64_t)st.st_size;
-    size_t len = strlen(path);
-    if (len > 3 && !strcmp(path + len - 3, ".gz"))
-        bytes *= 5;
-    return bytes * 2;
+    return 2 * slp_input_text_bytes(path);
 }
 
 int slp_cmd_shard(int argc, char **argv)
@@ -150,7 +144,7 @@ int slp_cmd_shard(int argc, char **argv)
         slp_shard_mps_source(model_path, &src);
         src.relax = relax;
     } else {
-        rc = slp_mps_read(model_path, &model);
+        rc = slp_model_read(model_path, &model);
         if (rc == SLP_OK)
             rc = slp_integer_rule(slp_model_integer_columns(model), model_path, relax);
         if (rc == SLP_OK)

@@ -4,13 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "backend/backend.h"
 #include "core/log.h"
 #include "core/timer.h"
 #include "grid/distribute.h"
-#include "io/mps.h"
+#include "io/input_format.h"
 #include "io/out_file.h"
 #include "presolve/pipeline.h"
 #include "run/run_input.h"
@@ -43,12 +42,6 @@ typedef struct run {
     FILE *log_file;
     double t_start;
 } run_t;
-
-static int is_directory(const char *path)
-{
-    struct stat st;
-    return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 /* Rank 0: every output file can be written, before any work is done. */
 static slp_err check_outputs(const slp_run_options_t *o)
@@ -198,8 +191,11 @@ slp_err slp_run(const slp_run_options_t *opt, const slp_run_input_t *in,
     slp_log_level old_level = slp_log_get_level();
     set_log_level(opt);
     r.set.log_every_check = opt->verbosity >= 2;
-    r.sharded = is_directory(in->path);
+    slp_input_format format = SLP_INPUT_MPS;
     slp_err rc = slp_run_options_validate(opt);
+    if (rc == SLP_OK && in->path)
+        rc = slp_input_format_of(in->path, &format);
+    r.sharded = in->path && format == SLP_INPUT_SHARDS;
     if (rc == SLP_OK)
         rc = r.sharded ? slp_run_shard_grid(in->path, opt, &r.manifest, &r.grid)
                        : slp_run_grid(opt, &r.grid);

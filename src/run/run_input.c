@@ -7,7 +7,7 @@
 
 #include "core/log.h"
 #include "grid/distribute.h"
-#include "io/mps.h"
+#include "io/input_format.h"
 
 slp_err slp_run_grid(const slp_run_options_t *o, slp_grid_t **grid)
 {
@@ -125,7 +125,7 @@ static slp_err root_model(const char *path, const slp_model_t *given, const slp_
     *owned = NULL;
     *model = given;
     if (path) {
-        SLP_CALL(slp_mps_read(path, owned));
+        SLP_CALL(slp_model_read(path, owned));
         *model = *owned;
     }
     if (!*model)

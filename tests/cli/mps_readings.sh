@@ -33,5 +33,25 @@ printf 'NAME T\nROWS\n N obj\n L r1\n L r2\nCOLUMNS\n    x obj -1 r1 1\n    y ob
 "$BIN" solve "$TMP/noset.mps" --tol 1e-8 > "$TMP/out" 2>&1
 awk -v v="$(objective "$TMP/out")" 'BEGIN { exit !(v + 7 < 1e-6 && v + 7 > -1e-6) }' && ok || bad "name-less RHS line: $(tail -2 "$TMP/out")"
 
+# The reader registry (src/io/input_format.c): a model named .gz or not is read by its
+# content; bzip2, xz and CPLEX LP are refused with one line that says what to do, by
+# solve, check and shard alike.
+gzip -c "$TMP/base.mps" > "$TMP/zipped.model"
+"$BIN" solve "$TMP/zipped.model" --tol 1e-8 > "$TMP/out" 2>&1
+awk -v v="$(objective "$TMP/out")" 'BEGIN { exit !(v + 4 < 1e-6 && v + 4 > -1e-6) }' && ok || bad "gzip without .gz: $(tail -2 "$TMP/out")"
+printf 'BZh91AY&SY' > "$TMP/m.mps.bz2"; printf '\xfd7zXZ\x00\x00' > "$TMP/m.mps.xz"; printf 'minimize
+ obj: x
+end
+' > "$TMP/m.lp"
+for f in m.mps.bz2:bzip2 m.mps.xz:xz m.lp:"CPLEX LP"; do
+    file=${f%%:*} what=${f#*:}
+    for cmd in "solve $TMP/$file" "check $TMP/$file $TMP/base.mps" "shard $TMP/$file --grid 1x1 --out $TMP/o.shards"; do
+        # shellcheck disable=SC2086
+        "$BIN" $cmd > "$TMP/out" 2> "$TMP/err"
+        [ $? -ne 0 ] && [ "$(wc -l < "$TMP/err")" -eq 1 ] && grep -q "$file: $what" "$TMP/err" && ok ||
+            bad "$cmd: $(cat "$TMP/err")"
+    done
+done
+
 echo "mps_readings: $passes passed, $fails failed"
 [ $fails -eq 0 ]
