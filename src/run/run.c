@@ -91,6 +91,7 @@ static void close_side_files(run_t *r)
 
 static slp_err load(run_t *r)
 {
+    double t0 = slp_wall_seconds();
     const char *path = r->in->path;
     r->info.model_path = path ? path : "(in memory)";
     slp_err rc;
@@ -105,6 +106,7 @@ static slp_err load(run_t *r)
                                                   &r->x0s, &r->y0s));
     r->inputs.x0 = r->x0s;
     r->inputs.y0 = r->y0s;
+    r->info.read_seconds = slp_wall_seconds() - t0;
     return rc;
 }
 
@@ -123,7 +125,6 @@ static slp_err solve(run_t *r, slp_run_output_t *out)
 {
     SLP_CALL(slp_comm_agree(r->grid->world, create_backend(r, &r->be)));
     out->setup_seconds = slp_wall_seconds() - r->t_start;
-    r->info.read_seconds = out->setup_seconds;
     r->info.m = r->lp.m;
     r->info.n = r->lp.n;
     r->info.nnz = r->lp.nnz;

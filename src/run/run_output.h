@@ -18,7 +18,7 @@ typedef struct slp_run_info {
     const char *comm_mode;
     const char *backend;
     double t_start;         /* wall clock at program start */
-    double read_seconds;
+    double read_seconds;    /* reading (and distributing) the problem, warm start included */
     /* Names for the text solution, rank 0 only (MPS path: kept from the model;
      * NULL means generated names). Owned. */
     char **row_names, **col_names;
