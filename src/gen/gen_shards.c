@@ -100,15 +100,7 @@ static slp_err write_slice(const slp_gen_t *g, const char *tmp, int R, int C, in
     slp_shard_header_t h;
     slp_shard_header_init(&h, is_col ? SLP_SHARD_COL_SLICE : SLP_SHARD_ROW_SLICE);
     header_common(&h, g, R, C, is_col ? -1 : b, is_col ? b : -1);
-    if (is_col) {
-        h.col_lo = lo;
-        h.n_loc = len;
-    } else {
-        h.row_lo = lo;
-        h.m_loc = len;
-    }
-    h.count = len;
-    h.payload_bytes = (is_col ? 24 : 16) * len;
+    slp_shard_header_slice(&h, is_col, lo, len, is_col ? 3 : 2);
     slp_fw_t fw;
     SLP_CALL(open_file(tmp, is_col ? SLP_SHARD_COL_SLICE : SLP_SHARD_ROW_SLICE,
                        is_col ? -1 : b, is_col ? b : -1, &h, &fw));

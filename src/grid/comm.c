@@ -231,6 +231,21 @@ slp_err slp_comm_barrier(slp_comm_t *comm)
     return check_mpi(MPI_Barrier(comm->mpi), "MPI_Barrier");
 }
 
+slp_err slp_comm_agree_named(slp_comm_t *comm, slp_err local, const char *what)
+{
+    int size = slp_comm_size(comm), rank = slp_comm_rank(comm);
+    int64_t v[2] = {(int64_t)local, local != SLP_OK ? (int64_t)(size - rank) : 0};
+    slp_err rc = slp_comm_max_i64(comm, v, 2);
+    if (rc != SLP_OK)
+        return rc;
+    if (local != SLP_OK)
+        return local;
+    if (v[0] != SLP_OK)
+        return slp_error((slp_err)v[0], "%s failed on rank %lld (see its message)", what,
+                         (long long)(size - v[1]));
+    return SLP_OK;
+}
+
 slp_err slp_comm_agree(slp_comm_t *comm, slp_err local)
 {
     int64_t worst = (int64_t)local;

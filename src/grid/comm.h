@@ -54,5 +54,8 @@ slp_err slp_comm_barrier(slp_comm_t *comm);
  * has already printed its own message... callers print only on the rank that
  * failed). Returns SLP_OK only if every rank passed SLP_OK. */
 slp_err slp_comm_agree(slp_comm_t *comm, slp_err local);
+/* The same, and the ranks that did not fail get the message "<what> failed on rank k
+ * (see its message)" naming the lowest failing rank. */
+slp_err slp_comm_agree_named(slp_comm_t *comm, slp_err local, const char *what);
 
 #endif

@@ -380,3 +380,14 @@ slp_err slp_mjson_int_array(const slp_mjson_t *obj, const char *key, const char 
     }
     return SLP_OK;
 }
+
+slp_err slp_mjson_read_file(const char *path, int64_t max_bytes, slp_mjson_t *out)
+{
+    memset(out, 0, sizeof *out);
+    char *text = NULL;
+    slp_err rc = slp_read_text_file(path, max_bytes, &text);
+    if (rc == SLP_OK)
+        rc = slp_mjson_parse(text, path, out);
+    free(text);
+    return rc;
+}

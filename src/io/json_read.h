@@ -26,6 +26,8 @@ void slp_mjson_free(slp_mjson_t *v);
 const slp_mjson_t *slp_mjson_get(const slp_mjson_t *obj, const char *key);
 /* Read the whole (small) file into a NUL-terminated buffer. */
 slp_err slp_read_text_file(const char *path, int64_t max_bytes, char **out);
+/* Read and parse a JSON file of at most max_bytes (a regular file). */
+slp_err slp_mjson_read_file(const char *path, int64_t max_bytes, slp_mjson_t *out);
 
 /* Typed getters for manifest fields: errors say "<source>: field 'key' ...". */
 slp_err slp_mjson_int(const slp_mjson_t *obj, const char *key, const char *source, int64_t lo,

@@ -63,6 +63,20 @@ void slp_shard_header_init(slp_shard_header_t *h, int role)
     h->r = h->c = -1;
 }
 
+void slp_shard_header_slice(slp_shard_header_t *h, int is_col, int64_t lo, int64_t len,
+                            int arrays)
+{
+    if (is_col) {
+        h->col_lo = lo;
+        h->n_loc = len;
+    } else {
+        h->row_lo = lo;
+        h->m_loc = len;
+    }
+    h->count = len;
+    h->payload_bytes = 8 * (int64_t)arrays * len;
+}
+
 static void header_encode(const slp_shard_header_t *h, unsigned char *p)
 {
     memset(p, 0, SLP_SHARD_HEADER_BYTES);

@@ -41,6 +41,10 @@ const char *slp_shard_role_name(int role);
 void slp_shard_file_name(int role, int r, int c, char *buf, size_t size);
 /* Fill a header for a file of `role` (magic, version, sizes); the caller sets the rest. */
 void slp_shard_header_init(slp_shard_header_t *h, int role);
+/* The slice fields of a header: a column slice (is_col) or row slice of `len` entries
+ * from global index `lo`, holding `arrays` float64 arrays. */
+void slp_shard_header_slice(slp_shard_header_t *h, int is_col, int64_t lo, int64_t len,
+                            int arrays);
 
 /* ---- Shard files on the checksummed files of io/checked_file.h ---- */
 slp_err slp_shard_fw_header(slp_fw_t *w, const slp_shard_header_t *h);

@@ -226,16 +226,11 @@ slp_err slp_shard_read_manifest(const char *dir, slp_shard_manifest_t *out)
     char *path = slp_path_join(dir, SLP_SHARD_MANIFEST);
     if (!path)
         return SLP_ERR_NOMEM;
-    char *text = NULL;
     slp_mjson_t root;
-    memset(&root, 0, sizeof root);
-    slp_err rc = slp_read_text_file(path, SLP_MANIFEST_MAX_BYTES, &text);
-    if (rc == SLP_OK)
-        rc = slp_mjson_parse(text, path, &root);
+    slp_err rc = slp_mjson_read_file(path, SLP_MANIFEST_MAX_BYTES, &root);
     if (rc == SLP_OK)
         rc = parse_manifest(&root, path, out);
     slp_mjson_free(&root);
-    free(text);
     free(path);
     if (rc != SLP_OK)
         slp_shard_manifest_free(out);
@@ -313,16 +308,11 @@ slp_err slp_shard_read_solution_manifest(const char *dir, slp_shard_solution_man
     char *path = slp_path_join(dir, SLP_SOLUTION_MANIFEST);
     if (!path)
         return SLP_ERR_NOMEM;
-    char *text = NULL;
     slp_mjson_t root;
-    memset(&root, 0, sizeof root);
-    slp_err rc = slp_read_text_file(path, SLP_MANIFEST_MAX_BYTES, &text);
-    if (rc == SLP_OK)
-        rc = slp_mjson_parse(text, path, &root);
+    slp_err rc = slp_mjson_read_file(path, SLP_MANIFEST_MAX_BYTES, &root);
     if (rc == SLP_OK)
         rc = parse_solution(&root, path, out);
     slp_mjson_free(&root);
-    free(text);
     free(path);
     if (rc != SLP_OK)
         slp_shard_solution_manifest_free(out);

@@ -226,30 +226,12 @@ slp_err slp_shard_read_block(const char *dir, const slp_shard_manifest_t *man, i
     return rc;
 }
 
-/* Agree on failure across the world and name the first failing rank on the others.
- * Returns the local code, or the worst remote one. */
-static slp_err agree(slp_comm_t *world, slp_err local, const char *what)
-{
-    int size = slp_comm_size(world), rank = slp_comm_rank(world);
-    int64_t v[2] = {(int64_t)local, local != SLP_OK ? (int64_t)(size - rank) : 0};
-    /* Save our message: a failing collective would overwrite nothing (first wins). */
-    slp_err rc = slp_comm_max_i64(world, v, 2);
-    if (rc != SLP_OK)
-        return rc;
-    if (local != SLP_OK)
-        return local;
-    if (v[0] != SLP_OK)
-        return slp_error((slp_err)v[0], "%s failed on rank %lld (see its message)", what,
-                         (long long)(size - v[1]));
-    return SLP_OK;
-}
-
 slp_err slp_shard_read_manifest_all(const char *dir, slp_shard_manifest_t *out)
 {
     slp_comm_t *world = slp_comm_world();
     slp_err rc = slp_shard_read_manifest(dir, out);
     /* Every rank reads the same file, so the same error appears on every rank. */
-    rc = agree(world, rc, "reading the shard manifest");
+    rc = slp_comm_agree_named(world, rc, "reading the shard manifest");
     if (rc == SLP_OK) {
         int size = slp_comm_size(world);
         if ((int64_t)out->R * out->C != size)
@@ -276,7 +258,7 @@ slp_err slp_shard_read_local(const char *dir, slp_grid_t *grid, slp_local_proble
     /* Same answer on every rank: no agreement needed for the grid check. */
     if (rc == SLP_OK) {
         rc = slp_shard_read_block(dir, &man, grid->r, grid->c, out);
-        rc = agree(grid->world, rc, "reading the shards");
+        rc = slp_comm_agree_named(grid->world, rc, "reading the shards");
         if (rc != SLP_OK)
             slp_local_problem_free(out);
         else /* the problem enters in canonical form (core/local_problem.h) */

@@ -28,15 +28,7 @@ slp_err slp_shard_write_solution_slice(const char *dir, int kind, int R, int C, 
     h.c = e.c;
     h.m = m;
     h.n = n;
-    if (is_x) {
-        h.col_lo = lo;
-        h.n_loc = len;
-    } else {
-        h.row_lo = lo;
-        h.m_loc = len;
-    }
-    h.count = len;
-    h.payload_bytes = 16 * len;
+    slp_shard_header_slice(&h, is_x, lo, len, 2);
     char *path = slp_path_join(dir, e.path);
     slp_err rc = path ? SLP_OK : SLP_ERR_NOMEM;
     slp_fw_t fw;
@@ -59,23 +51,6 @@ slp_err slp_shard_write_solution_slice(const char *dir, int kind, int R, int C, 
     return rc;
 }
 
-/* Agree on failure over the world (same as the reader's rule: the failing rank keeps
- * its message, the others say which rank failed). */
-static slp_err agree(slp_comm_t *world, slp_err local, const char *what)
-{
-    int size = slp_comm_size(world), rank = slp_comm_rank(world);
-    int64_t v[2] = {(int64_t)local, local != SLP_OK ? (int64_t)(size - rank) : 0};
-    slp_err rc = slp_comm_max_i64(world, v, 2);
-    if (rc != SLP_OK)
-        return rc;
-    if (local != SLP_OK)
-        return local;
-    if (v[0] != SLP_OK)
-        return slp_error((slp_err)v[0], "%s failed on rank %lld (see its message)", what,
-                         (long long)(size - v[1]));
-    return SLP_OK;
-}
-
 slp_err slp_shard_write_solution(const char *dir, slp_grid_t *grid, const slp_local_problem_t *lp,
                                  const char *status, double objective, double dual_objective,
                                  int64_t iterations, const double *x, const double *rc_vec,
@@ -88,7 +63,7 @@ slp_err slp_shard_write_solution(const char *dir, slp_grid_t *grid, const slp_lo
     slp_err rc = SLP_OK;
     if (rank == 0)
         rc = slp_dir_begin(dir, SLP_SOLUTION_MANIFEST, &tmp);
-    SLP_CALL(agree(world, rc, "creating the solution directory"));
+    SLP_CALL(slp_comm_agree_named(world, rc, "creating the solution directory"));
     int64_t len = rank == 0 ? (int64_t)strlen(tmp) + 1 : 0;
     rc = slp_comm_bcast(world, &len, sizeof len, 0);
     if (rc == SLP_OK && rank != 0) {
@@ -119,7 +94,7 @@ slp_err slp_shard_write_solution(const char *dir, slp_grid_t *grid, const slp_lo
             table[2 * (C + grid->r) + 1] = e.crc32;
         }
     }
-    rc = agree(world, rc, "writing the solution slices");
+    rc = slp_comm_agree_named(world, rc, "writing the solution slices");
     if (rc == SLP_OK)
         rc = slp_comm_sum_i64(world, table, 2 * ((int64_t)R + C));
     /* 3. Rank 0 lists the files and renames the directory into place. */
@@ -154,7 +129,7 @@ slp_err slp_shard_write_solution(const char *dir, slp_grid_t *grid, const slp_lo
             rc = slp_dir_commit(tmp, dir, SLP_SOLUTION_MANIFEST);
         free(man.files);
     }
-    rc = agree(world, rc, "writing the solution");
+    rc = slp_comm_agree_named(world, rc, "writing the solution");
     if (rc != SLP_OK && rank == 0 && tmp)
         slp_dir_discard(tmp);
     free(tmp);

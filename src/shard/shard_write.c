@@ -144,10 +144,7 @@ static slp_err write_vectors(writer_t *w, const slp_model_t *skel)
     for (int c = 0; c < man->C; c++) {
         int64_t lo = man->col_off[c], len = man->col_off[c + 1] - lo;
         slp_shard_header_init(&h, SLP_SHARD_COL_SLICE);
-        h.col_lo = lo;
-        h.n_loc = len;
-        h.count = len;
-        h.payload_bytes = 24 * len;
+        slp_shard_header_slice(&h, 1, lo, len, 3);
         SLP_CALL(open_file(w, SLP_SHARD_COL_SLICE, -1, c, &h, &fw));
         slp_err rc = slp_fw_f64(&fw, skel->c + lo, len);
         if (rc == SLP_OK)
@@ -159,10 +156,7 @@ static slp_err write_vectors(writer_t *w, const slp_model_t *skel)
     for (int r = 0; r < man->R; r++) {
         int64_t lo = man->row_off[r], len = man->row_off[r + 1] - lo;
         slp_shard_header_init(&h, SLP_SHARD_ROW_SLICE);
-        h.row_lo = lo;
-        h.m_loc = len;
-        h.count = len;
-        h.payload_bytes = 16 * len;
+        slp_shard_header_slice(&h, 0, lo, len, 2);
         SLP_CALL(open_file(w, SLP_SHARD_ROW_SLICE, r, -1, &h, &fw));
         slp_err rc = slp_fw_f64(&fw, skel->lc + lo, len);
         if (rc == SLP_OK)

@@ -280,17 +280,15 @@ static slp_err read_manifest(const slp_grid_t *g, int *gen, long long *seq)
     char *path = slp_path_join(cfg.resume_dir, CKPT_MANIFEST);
     if (!path)
         return SLP_ERR_NOMEM;
-    char *text = NULL;
-    slp_mjson_t man = {0};
-    slp_err rc = slp_read_text_file(path, 1 << 16, &text);
-    if (rc == SLP_OK && slp_mjson_parse(text, path, &man) != SLP_OK) {
+    slp_mjson_t man;
+    slp_err rc = slp_mjson_read_file(path, 1 << 16, &man);
+    if (rc == SLP_ERR_INPUT) { /* not JSON, or too large */
         slp_error_clear();
         rc = slp_error(SLP_ERR_INPUT, "%s: not a shardlp checkpoint manifest (corrupted?)", path);
     } else if (rc == SLP_OK) {
         rc = check_manifest(&man, path, g, gen, seq);
     }
     slp_mjson_free(&man);
-    free(text);
     free(path);
     return rc;
 }
