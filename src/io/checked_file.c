@@ -54,20 +54,6 @@ static void swap_bytes(unsigned char *p, size_t elem, size_t count)
         }
 }
 
-char *slp_path_join(const char *dir, const char *name)
-{
-    size_t a = strlen(dir), b = strlen(name);
-    char *p = slp_malloc(a + b + 2);
-    if (!p)
-        return NULL;
-    memcpy(p, dir, a);
-    size_t k = a;
-    if (a > 0 && dir[a - 1] != '/')
-        p[k++] = '/';
-    memcpy(p + k, name, b + 1);
-    return p;
-}
-
 /* ---- writer ------------------------------------------------------------------------ */
 
 static slp_err fw_flush(slp_fw_t *w)

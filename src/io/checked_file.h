@@ -63,7 +63,5 @@ void slp_le_put_u64(unsigned char *p, uint64_t v);
 uint32_t slp_le_get_u32(const unsigned char *p);
 uint64_t slp_le_get_u64(const unsigned char *p);
 
-/* "dir/name" (malloc'd) or NULL on out-of-memory (message recorded). */
-char *slp_path_join(const char *dir, const char *name);
 
 #endif

@@ -79,6 +79,31 @@ slp_err slp_out_open(slp_out_file_t *o, const char *path, const char *what, int 
     return SLP_OK;
 }
 
+char *slp_path_join(const char *dir, const char *name)
+{
+    size_t a = strlen(dir), b = strlen(name);
+    char *p = slp_malloc(a + b + 2);
+    if (!p)
+        return NULL;
+    memcpy(p, dir, a);
+    size_t k = a;
+    if (a > 0 && dir[a - 1] != '/')
+        p[k++] = '/';
+    memcpy(p + k, name, b + 1);
+    return p;
+}
+
+slp_err slp_out_open_in(slp_out_file_t *o, const char *dir, const char *name, const char *what,
+                        int binary)
+{
+    char *path = slp_path_join(dir, name);
+    if (!path)
+        return SLP_ERR_NOMEM;
+    slp_err rc = slp_out_open(o, path, what, binary);
+    free(path);
+    return rc;
+}
+
 slp_err slp_out_commit(slp_out_file_t *o)
 {
     slp_err rc = SLP_OK;

@@ -20,6 +20,11 @@ typedef struct slp_out_file {
 
 /* `what` names the file in messages ("solution", "JSON summary"); binary: "wb". */
 slp_err slp_out_open(slp_out_file_t *o, const char *path, const char *what, int binary);
+/* The same for DIR/NAME. */
+slp_err slp_out_open_in(slp_out_file_t *o, const char *dir, const char *name, const char *what,
+                        int binary);
+/* "dir/name" (malloc'd) or NULL on out-of-memory (message recorded). */
+char *slp_path_join(const char *dir, const char *name);
 /* Flush, fsync and rename into place (or just close a written-through file). On a
  * failure the temporary file is removed. */
 slp_err slp_out_commit(slp_out_file_t *o);

@@ -57,13 +57,8 @@ static void write_offsets(FILE *f, const char *key, const int64_t *off, int part
 static slp_err write_json_file(const char *dir, const char *name,
                                void (*emit)(FILE *, const void *), const void *arg)
 {
-    char *path = slp_path_join(dir, name);
-    if (!path)
-        return SLP_ERR_NOMEM;
     slp_out_file_t out;
-    slp_err rc = slp_out_open(&out, path, "manifest", 0);
-    free(path);
-    SLP_CALL(rc);
+    SLP_CALL(slp_out_open_in(&out, dir, name, "manifest", 0));
     emit(out.f, arg);
     return slp_out_commit(&out);
 }
@@ -220,18 +215,31 @@ static slp_err parse_manifest(const slp_mjson_t *root, const char *source, slp_s
     return SLP_OK;
 }
 
-slp_err slp_shard_read_manifest(const char *dir, slp_shard_manifest_t *out)
+/* Read DIR/NAME and hand the tree to `parse` (which names the file in its errors). */
+static slp_err read_json_in(const char *dir, const char *name,
+                            slp_err (*parse)(const slp_mjson_t *, const char *, void *), void *out)
 {
-    memset(out, 0, sizeof *out);
-    char *path = slp_path_join(dir, SLP_SHARD_MANIFEST);
+    char *path = slp_path_join(dir, name);
     if (!path)
         return SLP_ERR_NOMEM;
     slp_mjson_t root;
     slp_err rc = slp_mjson_read_file(path, SLP_MANIFEST_MAX_BYTES, &root);
     if (rc == SLP_OK)
-        rc = parse_manifest(&root, path, out);
+        rc = parse(&root, path, out);
     slp_mjson_free(&root);
     free(path);
+    return rc;
+}
+
+static slp_err parse_manifest_any(const slp_mjson_t *root, const char *source, void *out)
+{
+    return parse_manifest(root, source, out);
+}
+
+slp_err slp_shard_read_manifest(const char *dir, slp_shard_manifest_t *out)
+{
+    memset(out, 0, sizeof *out);
+    slp_err rc = read_json_in(dir, SLP_SHARD_MANIFEST, parse_manifest_any, out);
     if (rc != SLP_OK)
         slp_shard_manifest_free(out);
     return rc;
@@ -302,18 +310,15 @@ static slp_err parse_solution(const slp_mjson_t *root, const char *source,
     return SLP_OK;
 }
 
+static slp_err parse_solution_any(const slp_mjson_t *root, const char *source, void *out)
+{
+    return parse_solution(root, source, out);
+}
+
 slp_err slp_shard_read_solution_manifest(const char *dir, slp_shard_solution_manifest_t *out)
 {
     memset(out, 0, sizeof *out);
-    char *path = slp_path_join(dir, SLP_SOLUTION_MANIFEST);
-    if (!path)
-        return SLP_ERR_NOMEM;
-    slp_mjson_t root;
-    slp_err rc = slp_mjson_read_file(path, SLP_MANIFEST_MAX_BYTES, &root);
-    if (rc == SLP_OK)
-        rc = parse_solution(&root, path, out);
-    slp_mjson_free(&root);
-    free(path);
+    slp_err rc = read_json_in(dir, SLP_SOLUTION_MANIFEST, parse_solution_any, out);
     if (rc != SLP_OK)
         slp_shard_solution_manifest_free(out);
     return rc;

@@ -186,13 +186,8 @@ static slp_err save_rank(slp_pdhg_t *s, const slp_loop_t *loop, double elapsed, 
 static slp_err write_manifest(const slp_pdhg_t *s, const slp_loop_t *loop, double elapsed,
                               int gen)
 {
-    char *path = slp_path_join(cfg.dir, CKPT_MANIFEST);
-    if (!path)
-        return SLP_ERR_NOMEM;
     slp_out_file_t out;
-    slp_err rc = slp_out_open(&out, path, "checkpoint manifest", 0);
-    free(path);
-    SLP_CALL(rc);
+    SLP_CALL(slp_out_open_in(&out, cfg.dir, CKPT_MANIFEST, "checkpoint manifest", 0));
     slp_json_t j;
     slp_json_begin(&j, out.f);
     slp_json_string(&j, "format", "shardlp-checkpoint");
