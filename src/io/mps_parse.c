@@ -28,8 +28,7 @@
 #include "core/log.h"
 #include "core/name_index.h"
 
-#define MAX_TOKENS 40
-#define MAX_PAIRS 19
+#define HEADER_TOKENS 8 /* tokens looked at on a section header line */
 #define MAX_LINE_BYTES ((size_t)1 << 30) /* a longer "line" is not MPS: error */
 #define WARN_SHOWN 5                     /* warnings printed per kind, then counted */
 
@@ -84,9 +83,9 @@ typedef struct {
     const char *first;
     int marker;           /* 1 INTORG, 2 INTEND */
     int npairs;
-    const char *rname[MAX_PAIRS];
-    int64_t rcode[MAX_PAIRS];
-    double val[MAX_PAIRS];
+    const char **rname;   /* [npairs], the parser's buffers (any number of pairs) */
+    int64_t *rcode;
+    double *val;
     /* BOUNDS */
     bound_type_t btype;
     const char *set;
@@ -106,6 +105,13 @@ typedef struct {
     int64_t lineno;
     int quiet;
     const slp_mps_callbacks_t *cb;
+    /* tokens and row/value pairs of the current data line (grown to the longest line) */
+    tok_t *tok;
+    int tok_cap;
+    const char **pair_name;
+    int64_t *pair_code;
+    double *pair_val;
+    int pair_cap;
     /* scratch for decoded names */
     char *arena;
     size_t arena_cap, arena_used;
@@ -229,9 +235,8 @@ static int read_line(parser_t *p, slp_err *err)
 
 static int is_blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\v' || ch == '\f'; }
 
-/* Split on blanks. Returns the number of tokens (may exceed MAX_TOKENS: then
- * only the first MAX_TOKENS are stored). */
-static int tokenize(const char *s, size_t len, tok_t *tok)
+/* Split on blanks. Returns the number of tokens; only the first `max` are stored. */
+static int tokenize(const char *s, size_t len, tok_t *tok, int max)
 {
     int count = 0;
     size_t k = 0;
@@ -243,7 +248,7 @@ static int tokenize(const char *s, size_t len, tok_t *tok)
         size_t start = k;
         while (k < len && !is_blank(s[k]))
             k++;
-        if (count < MAX_TOKENS) {
+        if (count < max) {
             tok[count].s = s + start;
             tok[count].len = k - start;
         }
@@ -486,8 +491,7 @@ static int64_t row_code(const parser_t *p, const char *name)
  * comment (Xpress/CPLEX style inline comments; test.mps uses names like *OBJ*). */
 static int strip_comment(parser_t *p, tok_t *tok, int ntok, int min_fields, int names_are_rows)
 {
-    int limit = ntok < MAX_TOKENS ? ntok : MAX_TOKENS;
-    for (int k = min_fields; k < limit; k++) {
+    for (int k = min_fields; k < ntok; k++) {
         if (tok[k].len == 0)
             continue;
         if (tok[k].s[0] == '$')
@@ -532,9 +536,7 @@ static int decode_rows(parser_t *p, const tok_t *tok, int ntok, dline_t *d)
 /* Row/value pairs from tok[0..2*npairs-1]. */
 static int decode_pairs(parser_t *p, const tok_t *tok, int npairs, dline_t *d)
 {
-    if (npairs > MAX_PAIRS)
-        return decode_fail(p, "too many fields on one line");
-    d->npairs = npairs;
+    d->npairs = npairs; /* the buffers hold ntok / 2 + 2 pairs (decode_line) */
     for (int k = 0; k < npairs; k++) {
         d->rname[k] = arena_str(p, tok[2 * k]);
         d->rcode[k] = row_code(p, d->rname[k]);
@@ -720,11 +722,41 @@ static int decode_bounds_fixed(parser_t *p, dline_t *d)
 
 /* Decode the current data line for the current section: free format first,
  * fixed format when the free reading fails or leaves names unresolved. */
+/* Room for the tokens of the current line and its row/value pairs. */
+static slp_err line_buffers(parser_t *p, int ntok)
+{
+    if (ntok > p->tok_cap) {
+        tok_t *t = realloc(p->tok, (size_t)ntok * sizeof *t);
+        if (!t)
+            return input_error(p, "out of memory for %d fields", ntok);
+        p->tok = t;
+        p->tok_cap = ntok;
+    }
+    int pairs = ntok / 2 + 2;
+    if (pairs > p->pair_cap) {
+        const char **name = realloc(p->pair_name, (size_t)pairs * sizeof *name);
+        if (name)
+            p->pair_name = name;
+        int64_t *code = realloc(p->pair_code, (size_t)pairs * sizeof *code);
+        if (code)
+            p->pair_code = code;
+        double *val = realloc(p->pair_val, (size_t)pairs * sizeof *val);
+        if (val)
+            p->pair_val = val;
+        if (!name || !code || !val)
+            return input_error(p, "out of memory for %d fields", ntok);
+        p->pair_cap = pairs;
+    }
+    return SLP_OK;
+}
+
 static slp_err decode_line(parser_t *p, dline_t *d)
 {
-    tok_t tok[MAX_TOKENS];
     SLP_CALL(arena_reset(p));
-    int ntok = tokenize(p->line, p->line_len, tok);
+    int ntok = tokenize(p->line, p->line_len, NULL, 0);
+    SLP_CALL(line_buffers(p, ntok));
+    tok_t *tok = p->tok;
+    tokenize(p->line, p->line_len, tok, p->tok_cap);
     int min_fields = 2, rows_names = 0;
     switch (p->section) {
     case SEC_COLUMNS: min_fields = 3; rows_names = 1; break;
@@ -734,10 +766,11 @@ static slp_err decode_line(parser_t *p, dline_t *d)
     default: break;
     }
     ntok = strip_comment(p, tok, ntok, min_fields, rows_names);
-    if (ntok > MAX_TOKENS)
-        return input_error(p, "too many fields on one line (%d)", ntok);
 
     memset(d, 0, sizeof *d);
+    d->rname = p->pair_name;
+    d->rcode = p->pair_code;
+    d->val = p->pair_val;
     p->msg[0] = '\0';
     int ok = 0;
     switch (p->section) {
@@ -1105,8 +1138,8 @@ static const char *unsupported_section(tok_t t)
 
 static slp_err header_line(parser_t *p)
 {
-    tok_t tok[MAX_TOKENS];
-    int ntok = tokenize(p->line, p->line_len, tok);
+    tok_t tok[HEADER_TOKENS];
+    int ntok = tokenize(p->line, p->line_len, tok, HEADER_TOKENS);
     tok_t key = tok[0];
 
     if (p->objsense_pending && parse_sense(key, &p->sense)) {
@@ -1202,16 +1235,16 @@ static slp_err data_line(parser_t *p)
     case SEC_NAME:
         return input_error(p, "unexpected data line (not in ROWS, COLUMNS, RHS, RANGES or BOUNDS)");
     case SEC_OBJSENSE: {
-        tok_t tok[MAX_TOKENS];
-        int ntok = tokenize(p->line, p->line_len, tok);
+        tok_t tok[HEADER_TOKENS];
+        int ntok = tokenize(p->line, p->line_len, tok, HEADER_TOKENS);
         if (!p->objsense_pending || ntok < 1 || !parse_sense(tok[0], &p->sense))
             return input_error(p, "OBJSENSE section needs one line MIN or MAX");
         p->objsense_pending = 0;
         return SLP_OK;
     }
     case SEC_OBJNAME: {
-        tok_t tok[MAX_TOKENS];
-        int ntok = tokenize(p->line, p->line_len, tok);
+        tok_t tok[HEADER_TOKENS];
+        int ntok = tokenize(p->line, p->line_len, tok, HEADER_TOKENS);
         if (!p->objname_pending || ntok < 1)
             return input_error(p, "OBJNAME section needs one line with the objective row name");
         p->objname_pending = 0;
@@ -1317,6 +1350,10 @@ static void parser_free(parser_t *p)
         gzclose(p->file);
     free(p->line);
     free(p->arena);
+    free(p->tok);
+    free(p->pair_name);
+    free(p->pair_code);
+    free(p->pair_val);
     free(p->objname);
     slp_name_index_destroy(&p->rows);
     slp_name_index_destroy(&p->cols);

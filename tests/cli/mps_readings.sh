@@ -33,6 +33,16 @@ printf 'NAME T\nROWS\n N obj\n L r1\n L r2\nCOLUMNS\n    x obj -1 r1 1\n    y ob
 "$BIN" solve "$TMP/noset.mps" --tol 1e-8 > "$TMP/out" 2>&1
 awk -v v="$(objective "$TMP/out")" 'BEGIN { exit !(v + 7 < 1e-6 && v + 7 > -1e-6) }' && ok || bad "name-less RHS line: $(tail -2 "$TMP/out")"
 
+# One COLUMNS line with 60,000 row/value pairs (free format has no field limit):
+# min -x, x <= k + 1 on rows r0..r59999 -> x = 1, objective -1.
+awk 'BEGIN { n = 60000; print "NAME LONG"; print "ROWS"; print " N obj";
+             for (k = 0; k < n; k++) print " L r" k;
+             print "COLUMNS"; line = "    x obj -1";
+             for (k = 0; k < n; k++) line = line " r" k " 1"; print line;
+             print "RHS"; for (k = 0; k < n; k++) print "    rhs r" k " " k + 1; print "ENDATA" }' > "$TMP/long.mps"
+"$BIN" solve "$TMP/long.mps" --tol 1e-8 > "$TMP/out" 2>&1
+awk -v v="$(objective "$TMP/out")" 'BEGIN { exit !(v + 1 < 1e-6 && v + 1 > -1e-6) }' && ok || bad "60,000 pairs on a line: $(tail -2 "$TMP/out")"
+
 # The reader registry (src/io/input_format.c): a model named .gz or not is read by its
 # content; bzip2, xz and CPLEX LP are refused with one line that says what to do, by
 # solve, check and shard alike.
