@@ -112,6 +112,10 @@ typedef struct {
     int64_t *pair_code;
     double *pair_val;
     int pair_cap;
+    /* the pairs of the fixed-format reading of the same line (at most 2) */
+    const char *fixed_name[2];
+    int64_t fixed_code[2];
+    double fixed_val[2];
     /* scratch for decoded names */
     char *arena;
     size_t arena_cap, arena_used;
@@ -794,6 +798,9 @@ static slp_err decode_line(parser_t *p, dline_t *d)
     }
     dline_t fixed;
     memset(&fixed, 0, sizeof fixed);
+    fixed.rname = p->fixed_name;
+    fixed.rcode = p->fixed_code;
+    fixed.val = p->fixed_val;
     int fok = 0;
     switch (p->section) {
     case SEC_ROWS: {
