@@ -190,14 +190,24 @@ slp_err slp_solution_writer_ray(slp_solution_writer_t *w, slp_sol_section kind, 
     return SLP_OK;
 }
 
+/* Characters a name in a solution file cannot hold as they are. */
+#define NAME_SPECIAL " \t\r\n\v\f%"
+
 const char *slp_solution_name(const char *name, char *buf, size_t size)
 {
-    if (!strpbrk(name, " \t\r\n\v\f"))
-        return name;
-    snprintf(buf, size, "%s", name);
-    for (char *p = buf; *p; p++)
-        if (strchr(" \t\r\n\v\f", *p))
-            *p = '_';
+    if (!strpbrk(name, NAME_SPECIAL) && name[0] != '#')
+        return name; /* the usual case: written as HiGHS writes it */
+    size_t w = 0;
+    for (const char *p = name; *p; p++) {
+        int escape = strchr(NAME_SPECIAL, *p) || (p == name && *p == '#');
+        if (w + (escape ? 3 : 1) >= size)
+            return NULL;
+        if (escape)
+            w += (size_t)snprintf(buf + w, size - w, "%%%02X", (unsigned char)*p);
+        else
+            buf[w++] = *p;
+    }
+    buf[w] = '\0';
     return buf;
 }
 
@@ -217,7 +227,10 @@ slp_err slp_solution_writer_value(slp_solution_writer_t *w, const char *name, do
     } else if (!*name) {
         return writer_fail(w, slp_error(SLP_ERR_INPUT, "%s: empty name", w->path));
     } else {
-        name = slp_solution_name(name, gen, sizeof gen); /* "DEDO3 11" -> "DEDO3_11" */
+        name = slp_solution_name(name, gen, sizeof gen); /* "DEDO3 11" -> "DEDO3%2011" */
+        if (!name)
+            return writer_fail(w, slp_error(SLP_ERR_INPUT, "%s: a name is too long to encode",
+                                            w->path));
     }
     format_value(value, num, sizeof num);
     SLP_CALL(writer_check_io(w, fprintf(w->file, "%s %s\n", name, num)));
@@ -599,14 +612,16 @@ slp_err slp_solution_text_read_model(const char *path, const slp_model_t *model,
     for (int64_t i = 0; rc == SLP_OK && i < model->m; i++) {
         int inserted;
         const char *name = slp_solution_name(slp_model_row_name(model, i, buf), spaced, sizeof spaced);
-        rc = slp_name_index_insert(rows, name, i, &inserted, NULL);
+        rc = name ? slp_name_index_insert(rows, name, i, &inserted, NULL)
+                  : slp_error(SLP_ERR_INPUT, "row %lld: name too long to encode", (long long)i);
         if (rc == SLP_OK && !inserted)
             rc = slp_error(SLP_ERR_INPUT, "model has two rows named '%s'", name);
     }
     for (int64_t j = 0; rc == SLP_OK && j < model->n; j++) {
         int inserted;
         const char *name = slp_solution_name(slp_model_col_name(model, j, buf), spaced, sizeof spaced);
-        rc = slp_name_index_insert(cols, name, j, &inserted, NULL);
+        rc = name ? slp_name_index_insert(cols, name, j, &inserted, NULL)
+                  : slp_error(SLP_ERR_INPUT, "column %lld: name too long to encode", (long long)j);
         if (rc == SLP_OK && !inserted)
             rc = slp_error(SLP_ERR_INPUT, "model has two columns named '%s'", name);
     }

@@ -110,9 +110,12 @@ void slp_solution_destroy(slp_solution_t **sol);
 /* Section label for messages: "column value", "row activity", "reduced cost", "row dual". */
 const char *slp_sol_section_label(slp_sol_section kind);
 
-/* A name as it appears in a solution file: whitespace inside a name (fixed-format MPS
- * allows "DEDO3 11") becomes '_', so that every line stays "NAME VALUE". The writer and
- * the reader's model index both apply it. Returns name itself or buf. */
+/* A name as it appears in a solution file. Names without whitespace, '%' or a leading
+ * '#' are written as they are (as HiGHS writes them); in the others each such
+ * character becomes %XX (its hex code: "DEDO3 11" -> "DEDO3%2011", "#x" -> "%23x"), so
+ * every line stays "NAME VALUE", no name looks like a section marker, and two names
+ * never collide ("a b" and "a_b" stay apart). The writer and the reader's model index
+ * both apply it. Returns name itself, buf, or NULL when buf is too small. */
 const char *slp_solution_name(const char *name, char *buf, size_t size);
 
 #endif

@@ -4,7 +4,7 @@
 # error; RHS/BOUNDS lines without a set name are read (as HiGHS reads them).
 # Usage: mps_readings.sh BUILD/shardlp REPO SHARED
 set -uo pipefail
-BIN=$(readlink -f "$1")
+BIN=$(readlink -f "$1"); REPO=$(readlink -f "$2")
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 fails=0; passes=0
 ok() { passes=$((passes + 1)); }
@@ -42,6 +42,17 @@ awk 'BEGIN { n = 60000; print "NAME LONG"; print "ROWS"; print " N obj";
              print "RHS"; for (k = 0; k < n; k++) print "    rhs r" k " " k + 1; print "ENDATA" }' > "$TMP/long.mps"
 "$BIN" solve "$TMP/long.mps" --tol 1e-8 > "$TMP/out" 2>&1
 awk -v v="$(objective "$TMP/out")" 'BEGIN { exit !(v + 1 < 1e-6 && v + 1 > -1e-6) }' && ok || bad "60,000 pairs on a line: $(tail -2 "$TMP/out")"
+
+# Names that a solution file must encode (docs/solution-format.md): fixed-format names
+# with spaces ("A B" next to "A_B", "R 1"), a leading '#' ("#R"), a '%' ("50%"). Hand
+# solved: max x1 + 2 x2 + 3 x3, x1 + x3 <= 1, x2 <= 1, x3 <= 0.5 -> -4 (minimised form).
+NAMES="$REPO/tests/data/mps/special_names.mps"
+"$BIN" solve "$NAMES" --tol 1e-9 --sol "$TMP/names.sol" > "$TMP/out" 2>&1
+awk -v v="$(objective "$TMP/out")" 'BEGIN { exit !(v + 4 < 1e-6 && v + 4 > -1e-6) }' && ok || bad "special names: $(tail -2 "$TMP/out")"
+for name in 'A%20B ' 'A_B ' '50%25 ' '%23R ' 'R%201 '; do
+    grep -q "^$name" "$TMP/names.sol" && ok || bad "no line '$name' in the solution file"
+done
+"$BIN" check "$NAMES" "$TMP/names.sol" > "$TMP/out" 2>&1 && ok || bad "check of encoded names: $(tail -3 "$TMP/out")"
 
 # The reader registry (src/io/input_format.c): a model named .gz or not is read by its
 # content; bzip2, xz and CPLEX LP are refused with one line that says what to do, by

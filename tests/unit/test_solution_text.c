@@ -301,10 +301,18 @@ static void test_writer_errors_leave_no_file(void)
     CHECK(slp_solution_writer_value(w, "", 1) != SLP_OK, "empty name");
     slp_solution_writer_abort(&w);
     /* Fixed-format MPS names may hold spaces (netlib forplan: "DEDO3 11"): written
-     * with '_' so each line stays "NAME VALUE", and read back by the same mapping. */
-    char buf[64];
-    CHECK(!strcmp(slp_solution_name("DEDO3 11", buf, sizeof buf), "DEDO3_11"), "space mapped");
+     * percent-encoded so each line stays "NAME VALUE", and read back by the same
+     * mapping; the encoding is injective ("a b" and "a_b" differ, '%' itself is
+     * encoded) and no name starts with '#'. Expected texts written by hand. */
+    char buf[64], buf2[64];
+    CHECK(!strcmp(slp_solution_name("DEDO3 11", buf, sizeof buf), "DEDO3%2011"), "space mapped");
     CHECK(!strcmp(slp_solution_name("plain", buf, sizeof buf), "plain"), "plain name kept");
+    CHECK(!strcmp(slp_solution_name("#x", buf, sizeof buf), "%23x"), "leading # encoded");
+    CHECK(!strcmp(slp_solution_name("a#b", buf, sizeof buf), "a#b"), "inner # kept");
+    CHECK(!strcmp(slp_solution_name("50%", buf, sizeof buf), "50%25"), "percent encoded");
+    CHECK(strcmp(slp_solution_name("a b", buf, sizeof buf), slp_solution_name("a_b", buf2, sizeof buf2)),
+          "'a b' and 'a_b' stay apart");
+    CHECK(slp_solution_name("a b c d", buf, 8) == NULL, "too small a buffer is reported");
     CHECK(slp_solution_writer_open(tmp("d.sol"), &w) == SLP_OK, "open");
     slp_solution_writer_header(w, "Optimal", "Feasible", 0);
     slp_solution_writer_section(w, SLP_SOL_PRIMAL_COLUMNS, 1);
