@@ -104,8 +104,10 @@ slp_err slp_extract_block(const slp_model_t *model, int R, int C, const int64_t 
     return SLP_OK;
 }
 
-/* Header sent from rank 0: sizes, sense, constant and the cut points. */
+/* Header sent from rank 0: its status (a failure while splitting ends every rank's
+ * receive instead of leaving it waiting), sizes, sense and constant. */
 typedef struct {
+    int64_t status;
     int64_t m, n, nnz, m_loc, n_loc, nnz_loc;
     int64_t sense;
     double obj_const;
@@ -113,7 +115,8 @@ typedef struct {
 
 static slp_err send_block(slp_comm_t *world, const slp_local_problem_t *b, int dest)
 {
-    header_t h = {b->m, b->n, b->nnz, b->m_loc, b->n_loc, b->A.nnz, b->sense, b->obj_const};
+    header_t h = {SLP_OK, b->m, b->n, b->nnz, b->m_loc, b->n_loc, b->A.nnz, b->sense,
+                  b->obj_const};
     SLP_CALL(slp_comm_send(world, &h, sizeof h, dest, TAG_HEADER));
     SLP_CALL(slp_comm_send(world, b->A.row_ptr, (b->m_loc + 1) * (int64_t)sizeof(int64_t), dest, TAG_ROWPTR));
     SLP_CALL(slp_comm_send(world, b->A.col_idx, b->A.nnz * (int64_t)sizeof(int32_t), dest, TAG_COLIDX));
@@ -133,6 +136,9 @@ static slp_err recv_block(slp_grid_t *grid, const int64_t *row_off, const int64_
     slp_comm_t *world = grid->world;
     header_t h;
     SLP_CALL(slp_comm_recv(world, &h, sizeof h, 0, TAG_HEADER));
+    if (h.status != SLP_OK)
+        return slp_error((slp_err)h.status, "splitting the model failed on rank 0 (see its "
+                         "message)");
     SLP_CALL(slp_local_problem_alloc(out, grid->R, grid->C, h.m_loc, h.n_loc, h.nnz_loc));
     memcpy(out->row_off, row_off, (size_t)(grid->R + 1) * sizeof(int64_t));
     memcpy(out->col_off, col_off, (size_t)(grid->C + 1) * sizeof(int64_t));
@@ -157,9 +163,15 @@ static slp_err scatter_from_root(slp_grid_t *grid, const slp_model_t *model,
 {
     for (int k = 1; k < grid->size; k++) {
         slp_local_problem_t block;
-        SLP_CALL(slp_extract_block(model, grid->R, grid->C, row_off, col_off, k / grid->C,
-                                   k % grid->C, &block));
-        slp_err rc = send_block(grid->world, &block, k);
+        slp_err rc = slp_extract_block(model, grid->R, grid->C, row_off, col_off, k / grid->C,
+                                       k % grid->C, &block);
+        if (rc != SLP_OK) { /* tell the ranks still waiting, then report */
+            header_t failed = {.status = rc};
+            for (int rest = k; rest < grid->size; rest++)
+                slp_comm_send(grid->world, &failed, sizeof failed, rest, TAG_HEADER);
+            return rc;
+        }
+        rc = send_block(grid->world, &block, k);
         slp_local_problem_free(&block);
         SLP_CALL(rc);
     }
@@ -185,6 +197,7 @@ slp_err slp_distribute_model(slp_grid_t *grid, const slp_model_t *model, slp_loc
         else
             rc = recv_block(grid, row_off, col_off, out);
     }
+    rc = slp_comm_agree(grid->world, rc);
     if (rc == SLP_OK) /* the problem enters in canonical form (core/local_problem.h) */
         slp_local_problem_canonical_bounds(out);
     free(cuts);
