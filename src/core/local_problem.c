@@ -1,6 +1,7 @@
 #include "local_problem.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,13 @@ slp_err slp_csr_transpose(const slp_csr_t *a, slp_csr_t *out)
 slp_err slp_local_problem_alloc(slp_local_problem_t *lp, int R, int C, int64_t m_loc,
                                 int64_t n_loc, int64_t nnz_loc)
 {
+    memset(lp, 0, sizeof *lp);
+    /* Local indices are 32-bit (A_rc's column indices, and its transpose's row
+     * indices): a block beyond that is refused here, before anything is allocated. */
+    if (m_loc > INT32_MAX || n_loc > INT32_MAX || m_loc < 0 || n_loc < 0)
+        return slp_error(SLP_ERR_INPUT, "a %lld x %lld block exceeds the 2^31 - 1 local rows "
+                         "and columns of a block; use a grid with more rows (R) or columns (C)",
+                         (long long)m_loc, (long long)n_loc);
     lp->R = R;
     lp->C = C;
     lp->m_loc = m_loc;

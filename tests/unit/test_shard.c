@@ -482,10 +482,25 @@ static void test_solution(void)
     rm_dir(dir2);
 }
 
+/* A block beyond 32-bit local indices is refused before any allocation (a 3e9-row
+ * block would otherwise be cast to int32 in the transpose). */
+static void test_block_index_limit(void)
+{
+    slp_local_problem_t lp;
+    slp_error_clear();
+    CHECK(slp_local_problem_alloc(&lp, 1, 1, (int64_t)3000000000, 1, 0) == SLP_ERR_INPUT,
+          "3e9 local rows accepted");
+    CHECK(strstr(slp_error_message(), "use a grid with more rows") != NULL, "message: %s",
+          slp_error_message());
+    CHECK(lp.lc == NULL && lp.A.row_ptr == NULL, "nothing allocated");
+    slp_error_clear();
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
+    test_block_index_limit();
     snprintf(base, sizeof base, "/tmp/test_shard.%ld", (long)getpid());
     mkdir(base, 0777);
     slp_model_t *model = make_model(23, 31, 7u, 1);
