@@ -146,40 +146,47 @@ static void fill_bounds(double *l, double *u, int64_t n)
 
 enum { NC = 1000 };
 
-static void test_check_coord_matches_cpu(void)
+/* The check partials of the CPU backend against values worked out by hand from their
+ * definitions (backend/backend.h), on two columns and three rows. */
+static void test_check_partials_by_hand(void)
 {
     slp_backend_t *be = NULL;
     if (slp_backend_cpu_create(1, &be) != SLP_OK) {
         CHECK(0, "cpu backend: %s", slp_error_message());
         return;
     }
-    double *v[16];
-    for (int k = 0; k < 16; k++) {
-        v[k] = malloc(NC * sizeof(double));
-        fill_random(v[k], NC, 1.0 + k);
-    }
-    fill_bounds(v[14], v[15], NC);
-    slp_col_check_args ca = {NC,   v[0], v[1], v[2], v[3],  v[4],  v[5],
-                             v[6], v[7], v[14], v[15], v[8], v[9]};
-    for (int64_t j = 0; j < NC; j++)
-        v[7][j] = fabs(v[7][j]); /* dcol > 0 */
-    double cpu[SLP_COL_COUNT], mine[SLP_COL_COUNT] = {0};
-    be->col_check(be, &ca, cpu);
-    for (int64_t j = 0; j < NC; j++)
-        slp_col_check_coord(&ca, j, mine);
-    for (int e = 0; e < SLP_COL_COUNT; e++)
-        CHECK(mine[e] == cpu[e], "col slot %d: shared %.17g, cpu backend %.17g", e, mine[e], cpu[e]);
-
-    slp_row_check_args ra = {NC, v[0], v[1], v[2], v[3], v[14], v[15], v[7], v[8], v[9]};
-    double rcpu[SLP_ROW_COUNT], rmine[SLP_ROW_COUNT] = {0};
-    be->row_check(be, &ra, rcpu);
-    for (int64_t i = 0; i < NC; i++)
-        slp_row_check_coord(&ra, i, rmine);
-    for (int e = 0; e < SLP_ROW_COUNT; e++)
-        CHECK(rmine[e] == rcpu[e], "row slot %d: shared %.17g, cpu backend %.17g", e, rmine[e],
-              rcpu[e]);
-    for (int k = 0; k < 16; k++)
-        free(v[k]);
+    const double inf = INFINITY, zero[3] = {0, 0, 0};
+    /* columns: xhat, x0, dx, aty, g, c, slack, dcol, lv, uv */
+    const double xhat[] = {1, 2}, x0[] = {0, 3}, dx[] = {1, -1}, aty[] = {3, 1}, g[] = {1, 2};
+    const double c[] = {4, 0}, slack[] = {0.5, -1}, dcol[] = {2, 1}, lv[] = {0, -inf};
+    const double uv[] = {inf, 5};
+    slp_col_check_args ca = {2, xhat, x0, dx, aty, g, c, slack, dcol, lv, uv, zero, zero};
+    double col[SLP_COL_COUNT];
+    be->col_check(be, &ca, col);
+    /* ||dx||^2 = 1 + 1; q = aty - g = (2, -1), dx.q = 2 + 1; rd = (c - aty - slack) dcol =
+     * ((4 - 3 - 0.5) 2, (0 - 1 + 1) 1) = (1, 0); c.xhat = 4; slack.xhat = 0.5 - 2;
+     * slack objective: 0.5 * lv0 (0) + (-1) * uv1 (5) = -5; ||xhat - x0||^2 = 1 + 1. */
+    double want_col[][2] = {{SLP_COL_DX2, 2},    {SLP_COL_DXQ, 3},      {SLP_COL_RD2, 1},
+                            {SLP_COL_RDMAX, 1},  {SLP_COL_CX, 4},       {SLP_COL_SLACKX, -1.5},
+                            {SLP_COL_SLACKOBJ, -5}, {SLP_COL_DIST2, 2}, {SLP_COL_RAY_DMAX, 0},
+                            {SLP_COL_RAY_CD, 0}, {SLP_COL_RAY_QVIOL, 0}};
+    for (size_t k = 0; k < sizeof want_col / sizeof want_col[0]; k++)
+        CHECK(col[(int)want_col[k][0]] == want_col[k][1], "column slot %d: %.17g, by hand %g",
+              (int)want_col[k][0], col[(int)want_col[k][0]], want_col[k][1]);
+    /* rows: yhat, y0, dy, ax, l, u, drow */
+    const double yhat[] = {2, -1, 0.5}, y0[] = {1, 1, 0}, dy[] = {0.5, -2, 1}, ax[] = {5, -3, 1};
+    const double l[] = {0, -inf, -1}, u[] = {4, 2, inf}, drow[] = {1, 2, 0.5};
+    slp_row_check_args ra = {3, yhat, y0, dy, ax, l, u, drow, zero, zero};
+    double row[SLP_ROW_COUNT];
+    be->row_check(be, &ra, row);
+    /* ||dy||^2 = 0.25 + 4 + 1; rp = (ax - clamp(ax, l, u)) drow = (1, 0, 0); dual objective
+     * 2 * 0 + (-1) * 2 + 0.5 * (-1) = -2.5; ||yhat - y0||^2 = 1 + 4 + 0.25. */
+    double want_row[][2] = {{SLP_ROW_DY2, 5.25},   {SLP_ROW_RP2, 1},     {SLP_ROW_RPMAX, 1},
+                            {SLP_ROW_DUALOBJ, -2.5}, {SLP_ROW_DIST2, 5.25}, {SLP_ROW_RAY_DMAX, 0},
+                            {SLP_ROW_RAY_VIOL, 0}};
+    for (size_t k = 0; k < sizeof want_row / sizeof want_row[0]; k++)
+        CHECK(row[(int)want_row[k][0]] == want_row[k][1], "row slot %d: %.17g, by hand %g",
+              (int)want_row[k][0], row[(int)want_row[k][0]], want_row[k][1]);
     be->destroy(be);
 }
 
@@ -393,7 +400,7 @@ int main(void)
     test_primal_coord();
     test_dual_coord();
     test_terms_and_rays();
-    test_check_coord_matches_cpu();
+    test_check_partials_by_hand();
 #ifdef SLP_HAVE_CUDA
     test_pick_device();
 #endif

@@ -1,0 +1,128 @@
+/* Preconditioning and the step size against values worked out by hand
+ * (docs/algorithm.md sections 2 and 3): Ruiz equilibration, Pock-Chambolle with
+ * alpha = 1, bound/objective rescaling, and the power iteration's sigma_max. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "backend/backend.h"
+#include "check.h"
+#include "dense_model.h"
+#include "grid/distribute.h"
+#include "grid/grid.h"
+#include "solver/power.h"
+#include "solver/scaling.h"
+
+/* The 1x1-grid local problem of a dense model. */
+static void local_of(const slp_model_t *model, slp_local_problem_t *lp)
+{
+    int64_t row_off[2] = {0, model->m}, col_off[2] = {0, model->n};
+    CHECK(slp_extract_block(model, 1, 1, row_off, col_off, 0, 0, lp) == SLP_OK, "extract: %s",
+          slp_error_message());
+}
+
+/* diag(16, 1/4): the first Ruiz pass takes r = s = (4, 1/2) and leaves the identity,
+ * which later passes and Pock-Chambolle (sqrt of row/column sums = 1) keep. Then
+ * ||b~|| over the scaled row bounds uc / r = (8 / 4, 1 / 0.5) = (2, 2) is sqrt(8), so
+ * theta_b = 1 / (1 + sqrt 8); c~ = c / s = (12 / 4, 1 / 0.5) = (3, 2), theta_c =
+ * 1 / (1 + sqrt 13). */
+static void test_ruiz_diagonal(void)
+{
+    double a[] = {16, 0, 0, 0.25}, c[] = {12, 1}, lv[] = {0, 0}, uv[] = {INFINITY, INFINITY};
+    double lc[] = {-INFINITY, -INFINITY}, uc[] = {8, 1};
+    slp_model_t *model = dense_model(2, 2, a, c, lv, uv, lc, uc, 1);
+    slp_local_problem_t lp;
+    local_of(model, &lp);
+    slp_grid_t *grid = NULL;
+    slp_grid_create(1, 1, &grid);
+    slp_settings_t set;
+    slp_settings_default(&set);
+    slp_scaling_t sc = {0};
+    CHECK(slp_scale(grid, &lp, &set, &sc) == SLP_OK, "scale: %s", slp_error_message());
+    CHECK_CLOSE(sc.drow[0], 4.0, 1e-15);
+    CHECK_CLOSE(sc.drow[1], 0.5, 1e-15);
+    CHECK_CLOSE(sc.dcol[0], 4.0, 1e-15);
+    CHECK_CLOSE(sc.dcol[1], 0.5, 1e-15);
+    CHECK_CLOSE(lp.A.val[0], 1.0, 1e-15);
+    CHECK_CLOSE(lp.A.val[1], 1.0, 1e-15);
+    CHECK_CLOSE(sc.theta_b, 1.0 / (1.0 + sqrt(8.0)), 1e-15);
+    CHECK_CLOSE(sc.theta_c, 1.0 / (1.0 + sqrt(13.0)), 1e-15);
+    /* scaled data: uc~ = theta_b uc / r, c~ = theta_c c / s */
+    CHECK_CLOSE(lp.uc[0], sc.theta_b * 2.0, 1e-15);
+    CHECK_CLOSE(lp.obj[1], sc.theta_c * 2.0, 1e-15);
+    slp_scaling_free(&sc);
+    slp_local_problem_free(&lp);
+    slp_grid_destroy(&grid);
+    slp_model_destroy(&model);
+}
+
+/* Pock-Chambolle alone (no Ruiz) on [[1, 1], [0, 4]]: both vectors from the same
+ * matrix, r_i = sqrt(sum_j |a_ij|) = (sqrt 2, 2), s_j = sqrt(sum_i |a_ij|) = (1, sqrt 5). */
+static void test_pock_chambolle(void)
+{
+    double a[] = {1, 1, 0, 4}, c[] = {1, 1}, lv[] = {0, 0}, uv[] = {1, 1};
+    double lc[] = {-INFINITY, -INFINITY}, uc[] = {1, 1};
+    slp_model_t *model = dense_model(2, 2, a, c, lv, uv, lc, uc, 1);
+    slp_local_problem_t lp;
+    local_of(model, &lp);
+    slp_grid_t *grid = NULL;
+    slp_grid_create(1, 1, &grid);
+    slp_settings_t set;
+    slp_settings_default(&set);
+    set.ruiz_iters = 0;
+    slp_scaling_t sc = {0};
+    CHECK(slp_scale(grid, &lp, &set, &sc) == SLP_OK, "scale: %s", slp_error_message());
+    CHECK_CLOSE(sc.drow[0], sqrt(2.0), 1e-15);
+    CHECK_CLOSE(sc.drow[1], 2.0, 1e-15);
+    CHECK_CLOSE(sc.dcol[0], 1.0, 1e-15);
+    CHECK_CLOSE(sc.dcol[1], sqrt(5.0), 1e-15);
+    /* a~_01 = 1 / (sqrt 2 sqrt 5) */
+    CHECK_CLOSE(lp.A.val[1], 1.0 / sqrt(10.0), 1e-15);
+    slp_scaling_free(&sc);
+    slp_local_problem_free(&lp);
+    slp_grid_destroy(&grid);
+    slp_model_destroy(&model);
+}
+
+/* sigma_max of [[3, 0], [4, 5]]: A^T A = [[25, 20], [20, 25]] has eigenvalues 45 and 5,
+ * so sigma_max = sqrt 45. The power iteration stops at a residual of 1e-4 min(1, lambda),
+ * so its estimate is within about 1e-4 relative. */
+static void test_power_iteration(void)
+{
+    double a[] = {3, 0, 4, 5}, c[] = {0, 0}, lv[] = {0, 0}, uv[] = {1, 1};
+    double lc[] = {-INFINITY, -INFINITY}, uc[] = {1, 1};
+    slp_model_t *model = dense_model(2, 2, a, c, lv, uv, lc, uc, 1);
+    slp_local_problem_t lp;
+    local_of(model, &lp);
+    slp_grid_t *grid = NULL;
+    slp_grid_create(1, 1, &grid);
+    slp_backend_t *be = NULL;
+    CHECK(slp_backend_cpu_create(1, &be) == SLP_OK, "backend");
+    slp_block_t *blk = NULL;
+    double *wm = NULL, *wm2 = NULL, *wn = NULL;
+    CHECK(be->block_create(be, &lp.A, &blk) == SLP_OK, "block");
+    be->vec_create(be, 2, &wm);
+    be->vec_create(be, 2, &wm2);
+    be->vec_create(be, 2, &wn);
+    double sigma = 0.0;
+    int iters = 0;
+    CHECK(slp_power_iteration(grid, be, blk, 2, 2, 0, wm, wm2, wn, &sigma, &iters) == SLP_OK,
+          "power iteration: %s", slp_error_message());
+    CHECK_CLOSE(sigma, sqrt(45.0), 1e-4);
+    CHECK(iters >= 1 && iters <= 5000, "iterations %d", iters);
+    be->vec_destroy(be, wm);
+    be->vec_destroy(be, wm2);
+    be->vec_destroy(be, wn);
+    be->block_destroy(be, blk);
+    be->destroy(be);
+    slp_local_problem_free(&lp);
+    slp_grid_destroy(&grid);
+    slp_model_destroy(&model);
+}
+
+int main(void)
+{
+    test_ruiz_diagonal();
+    test_pock_chambolle();
+    test_power_iteration();
+    return check_summary();
+}
