@@ -13,8 +13,8 @@
 _Static_assert(sizeof(slp_norm) == sizeof(int), "CHOICE options are stored as int");
 
 static const char HIGHS_IGNORED[] =
-    "parallel|run_crossover|ranging|random_seed|read_solution_file|read_basis_file|"
-    "write_basis_file|write_model_file|mip_rel_gap|simplex_strategy";
+    "run_crossover|ranging|random_seed|read_solution_file|read_basis_file|"
+    "write_basis_file|write_model_file|mip_rel_gap|mip_abs_gap|simplex_strategy";
 
 static const slp_option_t TABLE[] = {
     /* termination */
@@ -91,7 +91,11 @@ static const slp_option_t TABLE[] = {
      "the model (the same as the first argument)"},
     {"options-file", NULL, SLP_OPT_FILE, NOFIELD, 0, 0, NULL, NULL, "input", "FILE",
      "HiGHS options file: lines `name = value` with the names of this table or HiGHS's"},
-    {"solver", HIGHS_IGNORED, SLP_OPT_IGNORED, NOFIELD, 0, 0, NULL, NULL, "input", "X",
+    {"solver", NULL, SLP_OPT_CHOICE, RUN(highs_solver), 0, 0,
+     "choose|simplex|ipm|ipx|hipo|pdlp", NULL, "input", NULL,
+     "HiGHS's LP solver choice: shardlp always runs its own method; any choice but choose "
+     "means, as in HiGHS, that a model with integer columns is solved as its LP relaxation"},
+    {"parallel", HIGHS_IGNORED, SLP_OPT_IGNORED, NOFIELD, 0, 0, NULL, NULL, "input", "X",
      "HiGHS options accepted with a warning and no effect"},
     {"write-solution-to-file", "write_solution_style", SLP_OPT_IGNORED_QUIETLY, NOFIELD, 0, 0,
      NULL, NULL, "input", "X",

@@ -131,7 +131,8 @@ static slp_err root_model(const char *path, const slp_model_t *given, const slp_
     if (!*model)
         return slp_error(SLP_ERR_INPUT, "no model given on rank 0");
     SLP_CALL(slp_model_validate(*model, source));
-    return slp_integer_rule(slp_model_integer_columns(*model), source, o->relax);
+    return slp_integer_rule(slp_model_integer_columns(*model), source,
+                            o->relax || o->highs_solver != 0);
 }
 
 /* Rank 0: what the outputs keep of the model (name, and the names for --sol). */
