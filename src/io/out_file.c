@@ -138,10 +138,10 @@ void slp_out_abort(slp_out_file_t *o)
     memset(o, 0, sizeof *o);
 }
 
-slp_err slp_out_check(const char *path, const char *what)
+slp_err slp_out_check(const char *path, const char *what, int may_exist)
 {
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    if (!may_exist && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return slp_error(SLP_ERR_IO, "%s: is a directory, cannot write the %s there", path, what);
     if (is_special(path))
         return access(path, W_OK) == 0

@@ -31,7 +31,8 @@ slp_err slp_out_commit(slp_out_file_t *o);
 /* Close and remove the temporary file (safe on an unopened or committed one). */
 void slp_out_abort(slp_out_file_t *o);
 /* Whether `path` could be written now (its directory exists and is writable, or it is
- * an existing writable non-regular file); the message names `what`. */
-slp_err slp_out_check(const char *path, const char *what);
+ * an existing writable non-regular file); the message names `what`. With may_exist, an
+ * existing directory at `path` is fine (it is to be replaced by a sibling's rename). */
+slp_err slp_out_check(const char *path, const char *what, int may_exist);
 
 #endif

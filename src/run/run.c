@@ -50,8 +50,8 @@ static slp_err check_outputs(const slp_run_options_t *o)
     const char *what[] = {"solution", "JSON summary", "CSV trace"};
     for (int k = 0; k < 3; k++)
         if (paths[k])
-            SLP_CALL(slp_out_check(paths[k], what[k]));
-    return SLP_OK;
+            SLP_CALL(slp_out_check(paths[k], what[k], 0));
+    return o->out_dir ? slp_shard_check_output_dir(o->out_dir, 1) : SLP_OK;
 }
 
 /* Rank 0 checks the outputs, opens the CSV trace and the log file; every rank

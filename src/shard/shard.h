@@ -196,6 +196,10 @@ slp_err slp_shard_write_solution_manifest(const char *dir,
  * both [m_loc]); rank 0 then writes solution.json listing every file. The directory is
  * built as DIR.tmp.<pid> and renamed to DIR at the end (an existing DIR is replaced only
  * if it is empty or holds solution.json). Fails on every rank if any rank fails. */
+/* Before any work: whether `dir` may receive a shard directory (solution = 0) or a
+ * sharded solution (1): absent with a writable parent, empty, or a complete earlier
+ * output of that kind holding only the files its manifest lists (docs/reliability.md). */
+slp_err slp_shard_check_output_dir(const char *dir, int solution);
 slp_err slp_shard_write_solution(const char *dir, slp_grid_t *grid, const slp_local_problem_t *lp,
                                  const char *status, double objective, double dual_objective,
                                  int64_t iterations, const double *x, const double *rc,

@@ -202,6 +202,52 @@ void slp_shard_fr_close(slp_shard_fr_t *rd) { slp_fr_close(&rd->fr); }
 
 /* ---- paths and directories ------------------------------------------------------------ */
 
+/* Whether `name` is the manifest or a file the manifest lists. */
+static int listed(const char *name, const char *manifest_name, const slp_shard_file_t *files,
+                  int64_t nfiles)
+{
+    if (!strcmp(name, manifest_name))
+        return 1;
+    for (int64_t k = 0; k < nfiles; k++)
+        if (!strcmp(name, files[k].path))
+            return 1;
+    return 0;
+}
+
+/* Whether the directory holds nothing but a complete earlier output of this kind:
+ * a manifest of shardlp's format for `manifest_name` and only the files it lists. */
+static int earlier_output(const char *dir, const char *manifest_name)
+{
+    char *path = slp_path_join(dir, manifest_name);
+    slp_mjson_t root;
+    int ok = path && slp_mjson_read_file(path, (int64_t)1 << 26, &root) == SLP_OK;
+    free(path);
+    if (!ok) {
+        slp_error_clear();
+        return 0;
+    }
+    const slp_mjson_t *format = slp_mjson_get(&root, "format");
+    const char *want = strcmp(manifest_name, SLP_SHARD_MANIFEST) ? "shardlp-solution"
+                                                                  : "shardlp-shards";
+    slp_shard_file_t *files = NULL;
+    int64_t nfiles = 0;
+    ok = format && format->type == SLP_MJSON_STR && !strcmp(format->str, want) &&
+         slp_mjson_files(&root, dir, &nfiles, &files) == SLP_OK;
+    slp_mjson_free(&root);
+    slp_error_clear();
+    DIR *d = ok ? opendir(dir) : NULL;
+    ok = d != NULL;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+            !listed(e->d_name, manifest_name, files, nfiles))
+            ok = 0; /* a file shardlp did not write: never replaced */
+    if (d)
+        closedir(d);
+    free(files);
+    return ok;
+}
+
+/* 0: absent; 1: may be replaced (empty, or an earlier output of this kind); -1: not. */
 static int target_state(const char *dir, const char *manifest_name)
 {
     struct stat st;
@@ -209,11 +255,6 @@ static int target_state(const char *dir, const char *manifest_name)
         return 0;
     if (!S_ISDIR(st.st_mode))
         return -1;
-    char *man = slp_path_join(dir, manifest_name);
-    int ok = man && stat(man, &st) == 0;
-    free(man);
-    if (ok)
-        return 1;
     DIR *d = opendir(dir);
     if (!d)
         return -1;
@@ -223,7 +264,22 @@ static int target_state(const char *dir, const char *manifest_name)
         if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
             empty = 0;
     closedir(d);
-    return empty ? 1 : -1;
+    if (empty)
+        return 1;
+    return earlier_output(dir, manifest_name) ? 1 : -1;
+}
+
+slp_err slp_shard_check_output_dir(const char *dir, int solution)
+{
+    const char *manifest = solution ? SLP_SOLUTION_MANIFEST : SLP_SHARD_MANIFEST;
+    int state = target_state(dir, manifest);
+    if (state < 0)
+        return slp_error(SLP_ERR_IO,
+                         "%s: exists and is neither empty nor a complete earlier shardlp output "
+                         "(%s and only the files it lists); refusing to overwrite it",
+                         dir, manifest);
+    /* absent: the parent must take the DIR.tmp.<pid> sibling; present: so must it */
+    return slp_out_check(dir, solution ? "sharded solution" : "shard directory", state == 1);
 }
 
 slp_err slp_dir_begin(const char *dir, const char *manifest_name, char **tmp)
@@ -233,8 +289,8 @@ slp_err slp_dir_begin(const char *dir, const char *manifest_name, char **tmp)
         return slp_error(SLP_ERR_INPUT, "no output directory given");
     if (target_state(dir, manifest_name) < 0)
         return slp_error(SLP_ERR_IO,
-                         "%s: exists and is not an empty directory or a previous output "
-                         "(no %s); refusing to overwrite it",
+                         "%s: exists and is neither empty nor a complete earlier shardlp output "
+                         "(%s and only the files it lists); refusing to overwrite it",
                          dir, manifest_name);
     size_t len = strlen(dir) + 32;
     char *p = slp_malloc(len);

@@ -55,5 +55,23 @@ else
     echo "skip: cannot mount a tmpfs (not root?)"
 fi
 
+# 6. --out DIR never deletes a file shardlp did not write: a directory holding the
+#    user's model and a file that only looks like a manifest is refused before the solve
+mkdir user && cp "$MODEL" user/model.mps && echo '{"format": "mine"}' > user/solution.json
+"$BIN" solve user/model.mps --out user > out.log 2> err.log
+[ $? -ne 0 ] || bad "--out into a user directory accepted"
+grep -q "user: exists and is neither empty nor a complete earlier shardlp output" err.log ||
+    bad "--out refusal message: $(cat err.log)"
+grep -q "Model status" out.log && bad "the solve ran although --out was refused"
+[ -f user/model.mps ] && [ -f user/solution.json ] || bad "user files were deleted"
+cp user/model.mps m.mps
+mkdir user2 && cp m.mps user2/notes.txt && "$BIN" shard m.mps --grid 1x1 --out sh.shards > /dev/null &&
+    cp sh.shards/manifest.json user2/ && "$BIN" shard m.mps --grid 1x1 --out user2 > /dev/null 2> err.log
+[ $? -ne 0 ] && [ -f user2/notes.txt ] || bad "shard --out over a directory with a foreign file: $(cat err.log)"
+# an earlier complete output is replaced
+"$BIN" solve m.mps --quiet --out sol.d && "$BIN" solve m.mps --quiet --out sol.d ||
+    bad "a complete earlier --out was not replaced"
+"$BIN" shard m.mps --grid 1x1 --out sh.shards > /dev/null || bad "an earlier shard directory was not replaced"
+
 [ "$fails" -eq 0 ] && echo "outputs: all checks passed"
 exit $((fails > 0))

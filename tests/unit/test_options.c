@@ -184,7 +184,7 @@ static void test_out_file(const char *dir)
     if (f)
         fclose(f);
     snprintf(path, sizeof path, "%s/no/such/dir/x", dir);
-    CHECK(slp_out_check(path, "test file") == SLP_ERR_IO, "missing directory refused");
+    CHECK(slp_out_check(path, "test file", 0) == SLP_ERR_IO, "missing directory refused");
     slp_error_clear();
 }
 
