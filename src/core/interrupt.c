@@ -17,15 +17,29 @@ static void on_signal(int sig)
     pending_signal = sig;
 }
 
-void slp_interrupt_install(void)
+static int installed;
+
+static void install(int restart)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART; /* blocking reads and MPI progress go on */
+    sa.sa_flags = restart ? SA_RESTART : 0;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+}
+
+void slp_interrupt_install(void)
+{
+    install(1); /* blocking reads and MPI progress go on */
+    installed = 1;
+}
+
+void slp_interrupt_reads_interruptible(int on)
+{
+    if (installed)
+        install(!on);
 }
 
 int slp_interrupt_pending(void)

@@ -11,6 +11,10 @@
 
 /* Install the handler for SIGINT and SIGTERM (not thread-safe; call once at start-up). */
 void slp_interrupt_install(void);
+/* While reading input (on): a signal interrupts a blocking read (a FIFO, a slow
+ * disk) instead of restarting it, so the reader can stop at once; off: restart again
+ * (MPI progress). No effect unless slp_interrupt_install ran. */
+void slp_interrupt_reads_interruptible(int on);
 /* 1 once a signal has arrived (this process only; not collective). */
 int slp_interrupt_pending(void);
 /* Set or clear the flag by hand (tests; "stop now" from the API). */

@@ -35,9 +35,13 @@ slp_err slp_input_format_of(const char *path, slp_input_format *out)
         *out = SLP_INPUT_SHARDS;
         return SLP_OK;
     }
+    if (S_ISFIFO(st.st_mode)) { /* a pipe (`<(zcat m.mps.gz)`): read as it comes, unsniffed */
+        *out = SLP_INPUT_MPS;
+        return SLP_OK;
+    }
     if (!S_ISREG(st.st_mode))
-        return slp_error(SLP_ERR_INPUT, "%s: not a regular file (a model must be a file or a "
-                         "shard directory)", path);
+        return slp_error(SLP_ERR_INPUT, "%s: not a regular file or a pipe (a model is a file, "
+                         "a pipe or a shard directory)", path);
     unsigned char head[8] = {0};
     size_t got = 0;
     FILE *f = fopen(path, "rb");

@@ -25,6 +25,7 @@
 #include <strings.h>
 #include <zlib.h>
 
+#include "core/interrupt.h"
 #include "core/log.h"
 #include "core/name_index.h"
 
@@ -160,10 +161,22 @@ typedef struct {
 
 /* Read the next line into p->line without its end-of-line characters.
  * Returns 1 for a line, 0 at end of file, or an error code (negated) via *err. */
+/* A SIGINT/SIGTERM stops the reading (docs/reliability.md). */
+static int interrupted(parser_t *p, slp_err *err)
+{
+    if (!slp_interrupt_pending())
+        return 0;
+    *err = slp_error(SLP_ERR_IO, "%s:%lld: interrupted by signal %d while reading", p->path,
+                     (long long)p->lineno + 1, slp_interrupt_signal());
+    return 1;
+}
+
 static int read_line(parser_t *p, slp_err *err)
 {
     size_t len = 0;
     *err = SLP_OK;
+    if (interrupted(p, err))
+        return 0;
     for (;;) {
         if (p->line_cap - len < 2) {
             if (p->line_cap >= MAX_LINE_BYTES) {
@@ -185,6 +198,8 @@ static int read_line(parser_t *p, slp_err *err)
                                                       : (p->line_cap - len)))) {
             int zerr = 0;
             const char *zmsg = gzerror(p->file, &zerr);
+            if (interrupted(p, err)) /* a read cut short by the signal */
+                return 0;
             if (zerr != Z_OK && zerr != Z_BUF_ERROR) {
                 *err = slp_error(SLP_ERR_IO, "%s:%lld: read error: %s", p->path,
                                  (long long)p->lineno + 1, zmsg);
@@ -1466,6 +1481,9 @@ slp_err slp_mps_parse(const char *path, const slp_mps_callbacks_t *cb, slp_mps_r
     p.sense = 1;
     p.cur_col = -1;
     p.file = gzopen(path, "rb");
+    if (!p.file && slp_interrupt_pending()) /* a pipe with no writer yet */
+        return slp_error(SLP_ERR_IO, "%s: interrupted by signal %d while opening", path,
+                         slp_interrupt_signal());
     if (!p.file)
         return slp_error(SLP_ERR_IO, "%s: cannot open: %s", path,
                          errno ? strerror(errno) : "gzopen failed");

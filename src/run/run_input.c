@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "core/interrupt.h"
 #include "core/log.h"
 #include "grid/distribute.h"
 #include "io/input_format.h"
@@ -125,7 +126,10 @@ static slp_err root_model(const char *path, const slp_model_t *given, const slp_
     *owned = NULL;
     *model = given;
     if (path) {
-        SLP_CALL(slp_model_read(path, owned));
+        slp_interrupt_reads_interruptible(1);
+        slp_err rc = slp_model_read(path, owned);
+        slp_interrupt_reads_interruptible(0);
+        SLP_CALL(rc);
         *model = *owned;
     }
     if (!*model)

@@ -4,7 +4,7 @@
 # and exits 0 -- on one process and on every rank of a 4-rank job (all ranks signalled,
 # or only one: the stop is agreed by a max-reduction at the check).
 set -u
-BIN=$(realpath "$1")
+BIN=$(realpath "$1"); REPO=$(realpath "$2")
 MPIRUN=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader)
 T=$(mktemp -d /tmp/slp_intr.XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -53,4 +53,35 @@ run_and_signal single_int INT all one.shards
 run_and_signal single_term TERM all one.shards
 run_and_signal mpi_int INT all four.shards "${MPIRUN[@]}" -np 4
 run_and_signal mpi_term_one TERM one four.shards "${MPIRUN[@]}" -np 4
+# Signals while reading the input: a pipe with no writer (blocked in open) and a pipe
+# whose writer stalls mid-file (blocked in read) end within 2 s with one line, on one
+# rank and under mpirun (rank 0 reads, the others wait for it): the time is until the
+# last rank process has ended.
+signal_while_reading() { # NAME FEED(0 none / 1 stalled) LAUNCHER...
+  local name="$1" feed="$2"; shift 2
+  rm -f "$name.mps"; mkfifo "$name.mps"
+  local writer=""
+  if [ "$feed" = 1 ]; then
+    (head -c 300 "$REPO/examples/data/afiro.mps"; sleep 60) > "$name.mps" & writer=$!
+  fi
+  "$@" "$BIN" solve "$T/$name.mps" > "$name.log" 2>&1 &
+  local pid=$!
+  sleep 2
+  # to the ranks, as a scheduler sends it (mpirun itself forwards SIGTERM only after
+  # its own delay of about 2 s)
+  pkill -TERM -f "^$BIN solve $T/$name.mps"
+  local t0; t0=$(date +%s%N)
+  # the ranks themselves must end within 2 s (mpirun's own teardown comes after)
+  while pgrep -f "^$BIN solve $T/$name.mps" > /dev/null; do sleep 0.05; done
+  local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  wait "$pid"; local rc=$?
+  [ -n "$writer" ] && kill "$writer" 2>/dev/null
+  [ "$rc" -ne 0 ] || fail "$name: exit 0 after SIGTERM"
+  [ "$ms" -le 2000 ] || fail "$name: took $ms ms to stop"
+  grep -q "interrupted by signal 15" "$name.log" || fail "$name: no message: $(cat "$name.log")"
+  echo "$name: ok (stopped $ms ms after SIGTERM)"
+}
+signal_while_reading fifo_open 0
+signal_while_reading fifo_read 1
+signal_while_reading fifo_mpi 1 "${MPIRUN[@]}" -np 2
 echo "interrupt: all passed"
