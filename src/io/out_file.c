@@ -3,6 +3,8 @@
 #include "io/out_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,4 +160,38 @@ slp_err slp_out_check(const char *path, const char *what, int may_exist)
         return slp_error(SLP_ERR_IO, "%s: cannot write the %s: directory %s: %s", path, what, dir,
                          strerror(errno));
     return SLP_OK;
+}
+
+slp_err slp_dir_lock(const char *dir, const char *what, int *fd)
+{
+    *fd = -1;
+    struct stat st;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return slp_error(SLP_ERR_IO, "%s: cannot create the %s: %s", dir, what, strerror(errno));
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return slp_error(SLP_ERR_IO, "%s: the %s is not a directory", dir, what);
+    if (access(dir, W_OK | X_OK) != 0)
+        return slp_error(SLP_ERR_IO, "%s: cannot write the %s: %s", dir, what, strerror(errno));
+    char *path = slp_path_join(dir, "lock");
+    if (!path)
+        return SLP_ERR_NOMEM;
+    int f = open(path, O_RDWR | O_CREAT, 0666);
+    free(path);
+    if (f < 0)
+        return slp_error(SLP_ERR_IO, "%s: cannot write the %s: %s", dir, what, strerror(errno));
+    if (flock(f, LOCK_EX | LOCK_NB) != 0) {
+        close(f);
+        return slp_error(SLP_ERR_IO, "%s: the %s is in use by another running solve", dir, what);
+    }
+    *fd = f;
+    return SLP_OK;
+}
+
+void slp_dir_unlock(int *fd)
+{
+    if (*fd >= 0) {
+        flock(*fd, LOCK_UN);
+        close(*fd);
+    }
+    *fd = -1;
 }

@@ -35,4 +35,10 @@ void slp_out_abort(slp_out_file_t *o);
  * existing directory at `path` is fine (it is to be replaced by a sibling's rename). */
 slp_err slp_out_check(const char *path, const char *what, int may_exist);
 
+/* Create `dir` if needed, check that it is a writable directory, and take an exclusive
+ * lock on DIR/lock for this process (flock, released by slp_dir_unlock or at exit), so
+ * that a second run cannot write the same directory; *fd receives the lock. */
+slp_err slp_dir_lock(const char *dir, const char *what, int *fd);
+void slp_dir_unlock(int *fd);
+
 #endif

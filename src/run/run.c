@@ -40,6 +40,7 @@ typedef struct run {
     slp_run_info_t info;          /* for the outputs */
     double *x0s, *y0s;            /* this rank's warm-start slices */
     FILE *log_file;
+    int checkpoint_lock;          /* rank 0: flock on the checkpoint directory, or -1 */
     double t_start;
 } run_t;
 
@@ -62,6 +63,8 @@ static slp_err open_side_files(run_t *r)
     int root = slp_comm_rank(slp_comm_world()) == 0;
     if (root)
         SLP_CALL(check_outputs(o));
+    if (root && o->checkpoint_dir)
+        SLP_CALL(slp_dir_lock(o->checkpoint_dir, "checkpoint directory", &r->checkpoint_lock));
     if (o->log_path && root) {
         r->log_file = fopen(o->log_path, "w");
         if (!r->log_file)
@@ -83,6 +86,7 @@ static void close_side_files(run_t *r)
         fclose(r->inputs.trace);
     r->inputs.trace = NULL;
     slp_checkpoint_reset();
+    slp_dir_unlock(&r->checkpoint_lock);
     slp_log_set_file(NULL);
     if (r->log_file)
         fclose(r->log_file);
@@ -187,7 +191,8 @@ static void set_log_level(const slp_run_options_t *o)
 slp_err slp_run(const slp_run_options_t *opt, const slp_run_input_t *in,
                 const slp_run_vectors_t *gather, slp_run_output_t *out)
 {
-    run_t r = {.opt = opt, .in = in, .set = opt->solver, .t_start = slp_wall_seconds()};
+    run_t r = {.opt = opt, .in = in, .set = opt->solver, .checkpoint_lock = -1,
+               .t_start = slp_wall_seconds()};
     memset(out, 0, sizeof *out);
     slp_log_level old_level = slp_log_get_level();
     set_log_level(opt);

@@ -73,5 +73,19 @@ mkdir user2 && cp m.mps user2/notes.txt && "$BIN" shard m.mps --grid 1x1 --out s
     bad "a complete earlier --out was not replaced"
 "$BIN" shard m.mps --grid 1x1 --out sh.shards > /dev/null || bad "an earlier shard directory was not replaced"
 
+# 7. checkpoint directories: validated and locked before the solve
+"$BIN" gen qap --size 12 --grid 1x1 --out q12.shards --quiet || bad "gen q12"
+"$BIN" solve q12.shards --checkpoint ck --quiet --tol 1e-300 --time-limit 6 > first.log 2>&1 &
+first=$!
+for _ in $(seq 50); do [ -f ck/lock ] && break; sleep 0.1; done
+"$BIN" solve q12.shards --checkpoint ck --quiet > out.log 2> err.log
+[ $? -ne 0 ] && grep -q "ck: the checkpoint directory is in use by another running solve" err.log ||
+    bad "a second solve on a locked checkpoint directory: $(cat err.log)"
+wait "$first" || bad "the first solve failed: $(cat first.log)"
+echo x > notadir
+"$BIN" solve m.mps --checkpoint notadir --json nd.json > out.log 2> err.log
+[ $? -ne 0 ] && grep -q "notadir: the checkpoint directory is not a directory" err.log && [ ! -e nd.json ] ||
+    bad "a file as checkpoint directory: $(cat err.log)"
+
 [ "$fails" -eq 0 ] && echo "outputs: all checks passed"
 exit $((fails > 0))
