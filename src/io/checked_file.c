@@ -16,6 +16,19 @@ static int host_is_le(void)
     return *(const unsigned char *)&one == 1;
 }
 
+uint32_t slp_crc32(uint32_t crc, const void *data, size_t bytes)
+{
+    const unsigned char *p = data;
+    unsigned long c = crc;
+    while (bytes > 0) { /* zlib takes uInt lengths */
+        size_t k = bytes < ((size_t)1 << 30) ? bytes : ((size_t)1 << 30);
+        c = crc32(c, p, (uInt)k);
+        p += k;
+        bytes -= k;
+    }
+    return (uint32_t)c;
+}
+
 void slp_le_put_u32(unsigned char *p, uint32_t v)
 {
     for (int k = 0; k < 4; k++)

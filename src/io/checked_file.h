@@ -57,6 +57,9 @@ slp_err slp_fr_f64(slp_fr_t *rd, double *v, int64_t count);
 slp_err slp_fr_trailer(slp_fr_t *rd, uint32_t *stored);
 void slp_fr_close(slp_fr_t *rd);
 
+/* crc32 of `bytes` bytes continuing `crc` (start with 0), any length. */
+uint32_t slp_crc32(uint32_t crc, const void *data, size_t bytes);
+
 /* Little-endian fields of fixed headers. */
 void slp_le_put_u32(unsigned char *p, uint32_t v);
 void slp_le_put_u64(unsigned char *p, uint64_t v);

@@ -56,6 +56,8 @@ void slp_checkpoint_reset(void)
     memset(&cfg, 0, sizeof cfg);
 }
 
+int slp_checkpoint_active(void) { return cfg.dir || cfg.resume_dir; }
+
 slp_err slp_checkpoint_agree(slp_pdhg_t *s, double local_elapsed, double *elapsed,
                              int *interrupted, int *checkpoint_due)
 {
@@ -74,11 +76,15 @@ static int state_vectors(slp_pdhg_t *s, double **vec[], int64_t len[])
 }
 #define CKPT_MAX_VECS SLP_STATE_MAX_VECS
 
-/* crc32 of the local scaled problem (c, bounds, row bounds): a resume on another model,
- * another grid cut or other scaling options changes it. */
+/* crc32 of the local scaled problem (the block's matrix, c, bounds, row bounds, scaling
+ * factors): a resume on another model, another grid cut or other scaling options
+ * changes it, also when the shapes agree. */
 static slp_err fingerprint(slp_pdhg_t *s, double *buf, int64_t *out)
 {
     unsigned long crc = crc32(0L, Z_NULL, 0);
+    unsigned char m[4];
+    slp_le_put_u32(m, s->matrix_crc);
+    crc = crc32(crc, m, sizeof m);
     const double *nv[] = {s->c, s->lv, s->uv, s->dcol};
     const double *mv[] = {s->lc, s->uc, s->drow};
     for (int k = 0; k < 4; k++) {

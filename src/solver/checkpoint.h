@@ -23,6 +23,8 @@
  * checkpoints (<= 0: only at the end of... never). Strings are copied. */
 slp_err slp_checkpoint_configure(const char *dir, double every, const char *resume_dir);
 void slp_checkpoint_reset(void);
+/* Whether checkpoints are written or read in this run. */
+int slp_checkpoint_active(void);
 
 /* The collective part of a check (one MPI_Allreduce over the world): agrees on the
  * elapsed time (the maximum over ranks, so time-limit decisions match), whether any

@@ -21,6 +21,7 @@
 #include "solver/checkpoint.h"
 #include "solver/power.h"
 #include "grid/reduce.h"
+#include "io/checked_file.h"
 #include "solver/scaling.h"
 #include "solver/solver_internal.h"
 
@@ -55,6 +56,14 @@ const char *slp_status_highs_name(slp_status status)
 }
 
 /* ---------------------------------------------------------------- setup */
+
+/* crc32 of a CSR block: row pointers, column indices, values. */
+static uint32_t block_crc(const slp_csr_t *a)
+{
+    uint32_t crc = slp_crc32(0, a->row_ptr, (size_t)(a->rows + 1) * sizeof *a->row_ptr);
+    crc = slp_crc32(crc, a->col_idx, (size_t)a->nnz * sizeof *a->col_idx);
+    return slp_crc32(crc, a->val, (size_t)a->nnz * sizeof *a->val);
+}
 
 static slp_err create_vectors(slp_pdhg_t *s, const slp_local_problem_t *lp, const slp_scaling_t *sc)
 {
@@ -265,6 +274,8 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, slp_result_t *res)
     SLP_CALL(rc);
     SLP_CALL(slp_plan_create(s->grid, lp, s->set->comm_support ? "support" : "dense", &s->plan));
     SLP_CALL(model_hops(s, lp, res));
+    if (slp_checkpoint_active()) /* the matrix goes into the checkpoint fingerprint */
+        s->matrix_crc = block_crc(&lp->A);
     SLP_CALL(s->be->block_create(s->be, &lp->A, &s->a)); /* lp->A is handed over */
     res->scaling_seconds = slp_wall_seconds() - t0;
 

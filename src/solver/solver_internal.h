@@ -16,6 +16,7 @@ typedef struct {
     const slp_solve_inputs_t *in; /* borrowed, never NULL */
     int64_t n, m;                 /* local slice lengths */
     slp_block_t *a;               /* scaled A_rc and its transpose */
+    uint32_t matrix_crc;          /* crc32 of the scaled A_rc as uploaded (checkpoints only) */
     slp_comm_plan_t *plan;        /* communication plan of the products (NULL: dense) */
     /* column slice (replicated down the grid column) */
     double *c, *lv, *uv, *dcol;

@@ -88,4 +88,26 @@ expect_refusal "grid" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/grid14.shards" "${OP
 echo '{"format": "something else"}' > ck2/checkpoint.json
 expect_refusal "not a shardlp checkpoint" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" --resume "$T/ck2"
 expect_refusal "cannot open" "$BIN" solve "$T/../no-such-model-$$.mps" --resume "$T/none"
+# A model of the same shape, bounds and objective whose matrix differs in one sign
+# (so even the scaling factors, from absolute values, agree):
+# the fingerprint covers the block's matrix, so the resume is refused.
+cat > same1.mps <<'MPS'
+NAME SAME
+ROWS
+ N obj
+ L r1
+ L r2
+COLUMNS
+    x obj -1 r1 1
+    x r2 1
+    y obj -1 r1 2
+    y r2 3
+RHS
+    rhs r1 4 r2 6
+ENDATA
+MPS
+sed 's/    y r2 3/    y r2 -3/' same1.mps > same2.mps
+"$BIN" solve "$T/same1.mps" --quiet --tol 1e-12 --iter-limit 400 --checkpoint "$T/cks" \
+  --checkpoint-every 1e-9 --no-presolve > /dev/null || fail "same1 partial run"
+expect_refusal "different model" "$BIN" solve "$T/same2.mps" --quiet --tol 1e-12 --no-presolve --resume "$T/cks"
 echo "checkpoint: all passed"
