@@ -30,7 +30,8 @@
 #include "core/name_index.h"
 
 #define HEADER_TOKENS 8 /* tokens looked at on a section header line */
-#define MAX_LINE_BYTES ((size_t)1 << 30) /* a longer "line" is not MPS: error */
+#define MAX_LINE_BYTES ((size_t)1 << 25) /* 32 MiB: a longer "line" is not MPS (or a
+                                          * decompression bomb): error, bounded memory */
 #define WARN_SHOWN 5                     /* warnings printed per kind, then counted */
 
 /* Codes stored in the row name index besides constraint indices >= 0. */

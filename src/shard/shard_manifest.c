@@ -165,6 +165,14 @@ static slp_err parse_manifest(const slp_mjson_t *root, const char *source, slp_s
     SLP_CALL(slp_mjson_int(root, "nnz", source, 0, INT64_MAX / 2, &man->nnz));
     SLP_CALL(read_grid(root, source, &man->R, &man->C));
     int R = man->R, C = man->C;
+    /* Before allocating anything of the grid's size: the manifest must list a file per
+     * block and per slice, so a claimed grid is bounded by what the file holds. */
+    const slp_mjson_t *listed = slp_mjson_get(root, "files");
+    int64_t need = (int64_t)R * C + R + C, have = listed ? listed->len : 0;
+    if (!listed || listed->type != SLP_MJSON_ARR || have < need)
+        return slp_error(SLP_ERR_INPUT, "%s: a %dx%d grid needs %lld files but the manifest "
+                         "lists %lld (corrupted manifest?)", source, R, C, (long long)need,
+                         (long long)have);
     SLP_CALL(slp_alloc(&man->row_off, (size_t)R + 1, sizeof(int64_t)));
     SLP_CALL(slp_alloc(&man->col_off, (size_t)C + 1, sizeof(int64_t)));
     SLP_CALL(slp_alloc(&man->block_nnz, (size_t)R * (size_t)C, sizeof(int64_t)));

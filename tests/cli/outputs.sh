@@ -87,5 +87,32 @@ echo x > notadir
 [ $? -ne 0 ] && grep -q "notadir: the checkpoint directory is not a directory" err.log && [ ! -e nd.json ] ||
     bad "a file as checkpoint directory: $(cat err.log)"
 
+# 8. bounded memory for refusals: a gzip bomb (2 MB inflating to 2 GB on one line) and
+#    a manifest claiming a 65536 x 65536 grid are refused within 100 MiB
+python3 - <<'PY'
+import gzip, json, os
+with gzip.open("bomb.mps.gz", "wb", 9) as f:
+    f.write(b"NAME X\nROWS\n N obj\nCOLUMNS\n    x obj ")
+    for _ in range(2000):
+        f.write(b"9" * (1 << 20))
+os.mkdir("huge.shards")
+json.dump({"format": "shardlp-shards", "version": 1, "name": "x", "m": 10, "n": 10, "nnz": 0,
+           "grid": [65536, 65536], "row_off": [0], "col_off": [0], "files": []},
+          open("huge.shards/manifest.json", "w"))
+PY
+peak_kb() { # run "$@", print its peak resident set in kB; its exit status is in rc.txt
+    python3 -c '
+import resource, subprocess, sys
+rc = subprocess.call(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=open("err.log", "w"))
+open("rc.txt", "w").write(str(rc))
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
+}
+for input in bomb.mps.gz huge.shards; do
+    rss=$(peak_kb "$BIN" solve "$input")
+    rc=$(cat rc.txt)
+    [ $rc -ne 0 ] && [ "$(grep -c error err.log)" -eq 1 ] || bad "$input: rc=$rc $(cat err.log)"
+    [ "$rss" -lt 102400 ] || bad "$input: refused with $rss kB of memory (limit 100 MiB)"
+done
+
 [ "$fails" -eq 0 ] && echo "outputs: all checks passed"
 exit $((fails > 0))
