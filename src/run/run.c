@@ -15,6 +15,7 @@
 #include "run/run_input.h"
 #include "run/run_output.h"
 #include "run/run_vectors.h"
+#include "run/watchdog.h"
 #include "shard/shard.h"
 #include "solver/checkpoint.h"
 
@@ -137,8 +138,12 @@ static slp_err solve(run_t *r, slp_run_output_t *out)
     r->info.C = r->grid->C;
     r->info.comm_mode = r->set.comm_support ? "support" : "dense";
     r->info.backend = r->opt->backend == SLP_BACKEND_CUDA ? "cuda" : "cpu";
+    /* From here the time limit holds even if a rank stops answering. */
+    slp_watchdog_t *dog = NULL;
+    SLP_CALL(slp_watchdog_start(r->set.time_limit, r->grid->rank, &dog));
     slp_err rc = slp_solve_pipeline(r->grid, &r->lp, &r->set, &r->inputs, r->be, &out->result,
                                     &r->info.presolve);
+    slp_watchdog_stop(&dog);
     return slp_comm_agree(r->grid->world, rc);
 }
 
