@@ -257,14 +257,17 @@ slp_err slp_write_outputs(slp_grid_t *grid, const slp_local_problem_t *lp,
                           const slp_result_t *res, const slp_run_info_t *info,
                           const char *sol_path, const char *out_dir, const char *json_path)
 {
-    slp_err rc = SLP_OK;
+    /* One output that cannot be written does not cost the others: each is attempted,
+     * the first failure is returned (its message kept) after all of them. */
+    slp_err first = SLP_OK, rc = SLP_OK;
     if (sol_path)
-        rc = write_text_solution(grid, lp, res, info, sol_path);
-    SLP_CALL(slp_comm_agree(grid->world, rc));
-    if (out_dir)
-        SLP_CALL(slp_shard_write_solution(out_dir, grid, lp, slp_status_name(res->status),
-                                          res->objective, res->dual_objective, res->iterations,
-                                          res->x, res->rc, res->y, res->ax));
+        first = slp_comm_agree(grid->world, write_text_solution(grid, lp, res, info, sol_path));
+    if (out_dir) {
+        rc = slp_shard_write_solution(out_dir, grid, lp, slp_status_name(res->status),
+                                      res->objective, res->dual_objective, res->iterations,
+                                      res->x, res->rc, res->y, res->ax);
+        first = first != SLP_OK ? first : rc;
+    }
 
     int64_t *rss = NULL, *nnz = NULL;
     rc = gather_per_rank(grid, peak_rss_bytes(), &rss);
@@ -278,5 +281,5 @@ slp_err slp_write_outputs(slp_grid_t *grid, const slp_local_problem_t *lp,
     }
     free(rss);
     free(nnz);
-    return rc;
+    return first != SLP_OK ? first : rc;
 }

@@ -87,6 +87,14 @@ echo x > notadir
 [ $? -ne 0 ] && grep -q "notadir: the checkpoint directory is not a directory" err.log && [ ! -e nd.json ] ||
     bad "a file as checkpoint directory: $(cat err.log)"
 
+# 7b. one output that fails (/dev/full) costs no other: the JSON summary is written,
+#     the exit status is non-zero and the message names the failed output
+if [ -w /dev/full ]; then
+    "$BIN" solve m.mps --quiet --sol /dev/full --json after.json > out.log 2> err.log
+    [ $? -ne 0 ] && grep -q "/dev/full: write failed" err.log && grep -q '"status": "optimal"' after.json ||
+        bad "a failed --sol lost the other outputs: $(cat err.log)"
+fi
+
 # 8. bounded memory for refusals: a gzip bomb (2 MB inflating to 2 GB on one line) and
 #    a manifest claiming a 65536 x 65536 grid are refused within 100 MiB
 python3 - <<'PY'
