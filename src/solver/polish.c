@@ -19,6 +19,7 @@
 
 #include "core/log.h"
 #include "core/timer.h"
+#include "core/interrupt.h"
 #include "solver/solver_internal.h"
 
 struct slp_polish {
@@ -122,11 +123,12 @@ static slp_err run_phase(slp_pdhg_t *p, int dual_phase, int64_t budget, double d
     slp_check_scalars_t chk;
     *reached = 0;
     /* The deadline is judged on one clock for all ranks (the latest), so every rank
-     * leaves the phase after the same window and the collectives stay matched. */
-    double now[1] = {slp_wall_seconds()}, limit[1] = {deadline};
-    SLP_CALL(slp_comm_max(p->grid->world, now, 1));
+     * leaves the phase after the same window and the collectives stay matched; a
+     * SIGINT/SIGTERM on any rank ends the phase there too (the main loop then stops). */
+    double now[2] = {slp_wall_seconds(), slp_interrupt_pending()}, limit[1] = {deadline};
+    SLP_CALL(slp_comm_max(p->grid->world, now, 2));
     SLP_CALL(slp_comm_min(p->grid->world, limit, 1));
-    while (loop.total < budget && now[0] < limit[0]) {
+    while (loop.total < budget && now[0] < limit[0] && now[1] == 0.0) {
         SLP_CALL(slp_pdhg_window(p, &loop, &chk));
         if (!slp_pdhg_all_finite(&chk))
             break;
@@ -136,7 +138,8 @@ static slp_err run_phase(slp_pdhg_t *p, int dual_phase, int64_t budget, double d
         }
         slp_pdhg_after_check(p, &loop, &chk);
         now[0] = slp_wall_seconds();
-        SLP_CALL(slp_comm_max(p->grid->world, now, 1));
+        now[1] = slp_interrupt_pending();
+        SLP_CALL(slp_comm_max(p->grid->world, now, 2));
     }
     *iterations = loop.total;
     return SLP_OK;
