@@ -20,6 +20,24 @@ static void local_of(const slp_model_t *model, slp_local_problem_t *lp)
           slp_error_message());
 }
 
+/* Scale a 2x2 dense LP on a 1x1 grid (Ruiz passes as given). */
+static void scale_2x2(const double *a, const double *c, const double *uc, int ruiz_iters,
+                      slp_local_problem_t *lp, slp_scaling_t *sc)
+{
+    double lv[] = {0, 0}, uv[] = {INFINITY, INFINITY}, lc[] = {-INFINITY, -INFINITY};
+    slp_model_t *model = dense_model(2, 2, a, c, lv, uv, lc, uc, 1);
+    local_of(model, lp);
+    slp_grid_t *grid = NULL;
+    slp_grid_create(1, 1, &grid);
+    slp_settings_t set;
+    slp_settings_default(&set);
+    set.ruiz_iters = ruiz_iters;
+    *sc = (slp_scaling_t){0};
+    CHECK(slp_scale(grid, lp, &set, sc) == SLP_OK, "scale: %s", slp_error_message());
+    slp_grid_destroy(&grid);
+    slp_model_destroy(&model);
+}
+
 /* diag(16, 1/4): the first Ruiz pass takes r = s = (4, 1/2) and leaves the identity,
  * which later passes and Pock-Chambolle (sqrt of row/column sums = 1) keep. Then
  * ||b~|| over the scaled row bounds uc / r = (8 / 4, 1 / 0.5) = (2, 2) is sqrt(8), so
@@ -27,17 +45,10 @@ static void local_of(const slp_model_t *model, slp_local_problem_t *lp)
  * 1 / (1 + sqrt 13). */
 static void test_ruiz_diagonal(void)
 {
-    double a[] = {16, 0, 0, 0.25}, c[] = {12, 1}, lv[] = {0, 0}, uv[] = {INFINITY, INFINITY};
-    double lc[] = {-INFINITY, -INFINITY}, uc[] = {8, 1};
-    slp_model_t *model = dense_model(2, 2, a, c, lv, uv, lc, uc, 1);
+    double a[] = {16, 0, 0, 0.25}, c[] = {12, 1}, uc[] = {8, 1};
     slp_local_problem_t lp;
-    local_of(model, &lp);
-    slp_grid_t *grid = NULL;
-    slp_grid_create(1, 1, &grid);
-    slp_settings_t set;
-    slp_settings_default(&set);
-    slp_scaling_t sc = {0};
-    CHECK(slp_scale(grid, &lp, &set, &sc) == SLP_OK, "scale: %s", slp_error_message());
+    slp_scaling_t sc;
+    scale_2x2(a, c, uc, 10, &lp, &sc);
     CHECK_CLOSE(sc.drow[0], 4.0, 1e-15);
     CHECK_CLOSE(sc.drow[1], 0.5, 1e-15);
     CHECK_CLOSE(sc.dcol[0], 4.0, 1e-15);
@@ -51,26 +62,16 @@ static void test_ruiz_diagonal(void)
     CHECK_CLOSE(lp.obj[1], sc.theta_c * 2.0, 1e-15);
     slp_scaling_free(&sc);
     slp_local_problem_free(&lp);
-    slp_grid_destroy(&grid);
-    slp_model_destroy(&model);
 }
 
 /* Pock-Chambolle alone (no Ruiz) on [[1, 1], [0, 4]]: both vectors from the same
  * matrix, r_i = sqrt(sum_j |a_ij|) = (sqrt 2, 2), s_j = sqrt(sum_i |a_ij|) = (1, sqrt 5). */
 static void test_pock_chambolle(void)
 {
-    double a[] = {1, 1, 0, 4}, c[] = {1, 1}, lv[] = {0, 0}, uv[] = {1, 1};
-    double lc[] = {-INFINITY, -INFINITY}, uc[] = {1, 1};
-    slp_model_t *model = dense_model(2, 2, a, c, lv, uv, lc, uc, 1);
+    double a[] = {1, 1, 0, 4}, c[] = {1, 1}, uc[] = {1, 1};
     slp_local_problem_t lp;
-    local_of(model, &lp);
-    slp_grid_t *grid = NULL;
-    slp_grid_create(1, 1, &grid);
-    slp_settings_t set;
-    slp_settings_default(&set);
-    set.ruiz_iters = 0;
-    slp_scaling_t sc = {0};
-    CHECK(slp_scale(grid, &lp, &set, &sc) == SLP_OK, "scale: %s", slp_error_message());
+    slp_scaling_t sc;
+    scale_2x2(a, c, uc, 0, &lp, &sc);
     CHECK_CLOSE(sc.drow[0], sqrt(2.0), 1e-15);
     CHECK_CLOSE(sc.drow[1], 2.0, 1e-15);
     CHECK_CLOSE(sc.dcol[0], 1.0, 1e-15);
@@ -79,8 +80,6 @@ static void test_pock_chambolle(void)
     CHECK_CLOSE(lp.A.val[1], 1.0 / sqrt(10.0), 1e-15);
     slp_scaling_free(&sc);
     slp_local_problem_free(&lp);
-    slp_grid_destroy(&grid);
-    slp_model_destroy(&model);
 }
 
 /* sigma_max of [[3, 0], [4, 5]]: A^T A = [[25, 20], [20, 25]] has eigenvalues 45 and 5,
