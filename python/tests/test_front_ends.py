@@ -118,3 +118,22 @@ def test_bad_option_is_one_clear_error(repo, binary):
         shardlp.read(model_path(repo)).solve(no_such=1)
     with pytest.raises(ValueError, match="time_limit"):
         shardlp.read(model_path(repo)).solve(time_limit=-1.0)
+
+
+def test_integer_rule_through_python(tmp_path):
+    """The integer rule is the run layer's, so Python refuses an integer model without
+    relax (one message naming the option) and solves its relaxation with it: max x + y
+    with x + 2y <= 3.5, x <= 1.5 has the LP optimum x = 1.5, y = 1 (objective 2.5),
+    whatever the integrality of y."""
+    path = tmp_path / "int.mps"
+    path.write_text("NAME INT\nOBJSENSE\n    MAX\nROWS\n N obj\n L r1\nCOLUMNS\n"
+                    "    x obj 1 r1 1\n    MARKER 'MARKER' 'INTORG'\n    y obj 1 r1 2\n"
+                    "    MARKER 'MARKER' 'INTEND'\nRHS\n    rhs r1 3.5\nBOUNDS\n UP bnd x 1.5\n"
+                    " UP bnd y 10\nENDATA\n")
+    model = shardlp.read(path)
+    with pytest.raises(shardlp.InputError, match="integer column.*relax"):
+        model.solve()
+    r = model.solve(relax=True, tol=1e-8)
+    assert r.status == "optimal" and abs(r.objective - 2.5) < 1e-6
+    r = model.solve(solver="simplex", tol=1e-8)  # HiGHS's way of asking for the relaxation
+    assert r.status == "optimal" and abs(r.objective - 2.5) < 1e-6
