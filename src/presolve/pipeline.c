@@ -157,8 +157,10 @@ static slp_err confirm_unbounded(slp_grid_t *grid, const slp_local_problem_t *or
         slp_log("Verdict: the feasibility problem is primal infeasible\n");
         return SLP_OK;
     }
+    slp_status undecided = feas.status == SLP_STATUS_INTERRUPTED ? SLP_STATUS_INTERRUPTED
+                                                                 : SLP_STATUS_INFEASIBLE_OR_UNBOUNDED;
     slp_result_free(&feas);
-    result->status = SLP_STATUS_INFEASIBLE_OR_UNBOUNDED;
+    result->status = undecided; /* a signal during the check is reported as such */
     slp_log("Verdict: primal feasibility undecided (%s): infeasible or unbounded\n",
             slp_status_name(feas.status));
     return SLP_OK;
@@ -243,10 +245,12 @@ static slp_err retry_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
         result->iterations = iterations;
         return SLP_OK;
     }
+    slp_status failed = again.status == SLP_STATUS_INTERRUPTED ? SLP_STATUS_INTERRUPTED
+                                                               : SLP_STATUS_NUMERICAL_ERROR;
     slp_result_free(&again);
-    result->status = SLP_STATUS_NUMERICAL_ERROR;
+    result->status = failed;
     slp_log("Verdict: the solution does not meet the tolerance on the original model: "
-            "status numerical_error\n");
+            "status %s\n", slp_status_name(failed));
     return SLP_OK;
 }
 

@@ -152,8 +152,9 @@ static slp_err require_file(const char *source, const slp_shard_file_t *files, i
                      r, c, name);
 }
 
-static slp_err parse_manifest(const slp_mjson_t *root, const char *source, slp_shard_manifest_t *man)
+static slp_err parse_manifest(const slp_mjson_t *root, const char *source, void *into)
 {
+    slp_shard_manifest_t *man = into;
     SLP_CALL(check_format(root, source, "shardlp-shards"));
     man->version = SLP_SHARD_VERSION;
     const slp_mjson_t *name = slp_mjson_get(root, "name");
@@ -239,15 +240,10 @@ static slp_err read_json_in(const char *dir, const char *name,
     return rc;
 }
 
-static slp_err parse_manifest_any(const slp_mjson_t *root, const char *source, void *out)
-{
-    return parse_manifest(root, source, out);
-}
-
 slp_err slp_shard_read_manifest(const char *dir, slp_shard_manifest_t *out)
 {
     memset(out, 0, sizeof *out);
-    slp_err rc = read_json_in(dir, SLP_SHARD_MANIFEST, parse_manifest_any, out);
+    slp_err rc = read_json_in(dir, SLP_SHARD_MANIFEST, parse_manifest, out);
     if (rc != SLP_OK)
         slp_shard_manifest_free(out);
     return rc;
@@ -289,9 +285,9 @@ slp_err slp_shard_write_solution_manifest(const char *dir, const slp_shard_solut
     return write_json_file(dir, SLP_SOLUTION_MANIFEST, emit_solution, man);
 }
 
-static slp_err parse_solution(const slp_mjson_t *root, const char *source,
-                              slp_shard_solution_manifest_t *man)
+static slp_err parse_solution(const slp_mjson_t *root, const char *source, void *into)
 {
+    slp_shard_solution_manifest_t *man = into;
     SLP_CALL(check_format(root, source, "shardlp-solution"));
     man->version = SLP_SHARD_VERSION;
     const slp_mjson_t *st = slp_mjson_get(root, "status");
@@ -318,15 +314,10 @@ static slp_err parse_solution(const slp_mjson_t *root, const char *source,
     return SLP_OK;
 }
 
-static slp_err parse_solution_any(const slp_mjson_t *root, const char *source, void *out)
-{
-    return parse_solution(root, source, out);
-}
-
 slp_err slp_shard_read_solution_manifest(const char *dir, slp_shard_solution_manifest_t *out)
 {
     memset(out, 0, sizeof *out);
-    slp_err rc = read_json_in(dir, SLP_SOLUTION_MANIFEST, parse_solution_any, out);
+    slp_err rc = read_json_in(dir, SLP_SOLUTION_MANIFEST, parse_solution, out);
     if (rc != SLP_OK)
         slp_shard_solution_manifest_free(out);
     return rc;
