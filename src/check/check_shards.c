@@ -161,6 +161,33 @@ slp_err slp_check_shards(const char *model_dir, const char *sol_dir, slp_check_r
     return rc;
 }
 
+/* The certificate's ray slices, when the sharded solution has them, into s->ray_x /
+ * s->ray_y (the text solution's "# Primal ray" / "# Dual ray" sections). */
+static slp_err load_rays(const char *sol_dir, const slp_shard_solution_manifest_t *sm,
+                         slp_solution_t *s)
+{
+    int has[2] = {sm->has_ray_x, sm->has_ray_y};
+    for (int dual = 0; dual < 2; dual++) {
+        if (!has[dual])
+            continue;
+        int parts = dual ? sm->R : sm->C;
+        const int64_t *off = dual ? sm->row_off : sm->col_off;
+        double **ray = dual ? &s->ray_y : &s->ray_x;
+        SLP_CALL(slp_alloc(ray, (size_t)(dual ? s->m : s->n) + 1, sizeof(double)));
+        for (int b = 0; b < parts; b++) {
+            double *v = NULL;
+            int64_t len = 0;
+            SLP_CALL(slp_shard_read_solution_slice(sol_dir, sm, dual ? SLP_SHARD_SOL_RAY_Y
+                                                                   : SLP_SHARD_SOL_RAY_X,
+                                                   b, &len, &v, NULL));
+            memcpy(*ray + off[b], v, (size_t)len * sizeof(double));
+            free(v);
+        }
+        s->has_ray[dual] = 1;
+    }
+    return SLP_OK;
+}
+
 slp_err slp_check_load_sharded_solution(const char *sol_dir, int64_t m, int64_t n,
                                         slp_solution_t **out)
 {
@@ -214,6 +241,8 @@ slp_err slp_check_load_sharded_solution(const char *sol_dir, int64_t m, int64_t 
         free(v1);
         free(v2);
     }
+    if (rc == SLP_OK)
+        rc = load_rays(sol_dir, &sm, s);
     slp_shard_solution_manifest_free(&sm);
     if (rc != SLP_OK)
         slp_solution_destroy(&s);

@@ -210,13 +210,15 @@ static void print_report(const check_options_t *o, const slp_model_t *model,
  * infeasible / unbounded / undecided status (checked through its certificate). */
 enum { CLAIM_OPTIMUM, CLAIM_INFEASIBLE, CLAIM_UNBOUNDED, CLAIM_EITHER };
 
+/* HiGHS's words (text solutions) or the JSON names (sharded solutions). */
 static int claimed_status(const char *model_status)
 {
-    if (!strcmp(model_status, "Infeasible"))
+    if (!strcmp(model_status, "Infeasible") || !strcmp(model_status, "primal_infeasible"))
         return CLAIM_INFEASIBLE;
-    if (!strcmp(model_status, "Unbounded"))
+    if (!strcmp(model_status, "Unbounded") || !strcmp(model_status, "dual_infeasible"))
         return CLAIM_UNBOUNDED;
-    if (!strcmp(model_status, "Primal infeasible or unbounded"))
+    if (!strcmp(model_status, "Primal infeasible or unbounded") ||
+        !strcmp(model_status, "infeasible_or_unbounded"))
         return CLAIM_EITHER;
     return CLAIM_OPTIMUM;
 }
@@ -295,6 +297,13 @@ static int check_sharded(const check_options_t *o)
     sol.model_status = info.status;
     sol.has_objective = 1;
     sol.objective = info.reported_objective;
+    if (claimed_status(info.status) != CLAIM_OPTIMUM) {
+        slp_cli_error("%s: claims '%s'; its certificate (ray slices) is verified against the "
+                      "MPS model: shardlp check MODEL.mps %s (a shard-directory model is not "
+                      "supported for certificates yet)", o->solution_path, info.status,
+                      o->solution_path);
+        return 2;
+    }
     int passed = slp_check_passed(&result, o->tol);
     if (!o->quiet)
         print_report(o, &skeleton, &sol, &result);

@@ -263,9 +263,10 @@ slp_err slp_write_outputs(slp_grid_t *grid, const slp_local_problem_t *lp,
     if (sol_path)
         first = slp_comm_agree(grid->world, write_text_solution(grid, lp, res, info, sol_path));
     if (out_dir) {
-        rc = slp_shard_write_solution(out_dir, grid, lp, slp_status_name(res->status),
-                                      res->objective, res->dual_objective, res->iterations,
-                                      res->x, res->rc, res->y, res->ax);
+        slp_shard_solution_values_t v = {slp_status_name(res->status), res->objective,
+                                          res->dual_objective, res->iterations, res->x, res->rc,
+                                          res->y, res->ax, res->ray_x, res->ray_y};
+        rc = slp_shard_write_solution(out_dir, grid, lp, &v);
         first = first != SLP_OK ? first : rc;
     }
 

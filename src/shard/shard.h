@@ -35,7 +35,10 @@ typedef enum {
     SLP_SHARD_COL_NAMES = 3, /* colnames_C.bin */
     SLP_SHARD_ROW_NAMES = 4, /* rownames_R.bin */
     SLP_SHARD_SOL_X = 5,     /* x_C.bin: x and reduced costs of column block c */
-    SLP_SHARD_SOL_Y = 6      /* y_R.bin: y and row activity A x of row block r */
+    SLP_SHARD_SOL_Y = 6,     /* y_R.bin: y and row activity A x of row block r */
+    SLP_SHARD_SOL_RAY_X = 7, /* rayx_C.bin: the primal ray (unbounded) of column block c */
+    SLP_SHARD_SOL_RAY_Y = 8, /* rayy_R.bin: the dual (Farkas) ray of row block r */
+    SLP_SHARD_ROLE_COUNT
 } slp_shard_role;
 
 /* One file listed in a manifest. */
@@ -175,13 +178,16 @@ typedef struct slp_shard_solution_manifest {
     int64_t *row_off;       /* [R+1] */
     int64_t *col_off;       /* [C+1] */
     int64_t nfiles;
-    slp_shard_file_t *files; /* x_c (role SOL_X) for every c, y_r (SOL_Y) for every r */
+    slp_shard_file_t *files; /* x_c (role SOL_X) for every c, y_r (SOL_Y) for every r, and
+                              * a certificate's rayx_c / rayy_r when the status has one */
+    int has_ray_x, has_ray_y; /* every column / row block has its ray slice */
 } slp_shard_solution_manifest_t;
 void slp_shard_solution_manifest_free(slp_shard_solution_manifest_t *man);
 
 /* Write one solution slice file DIR/x_C.bin (kind SLP_SHARD_SOL_X: v1 = x, v2 = reduced
- * costs, len = n_loc of column block `block`) or DIR/y_R.bin (SLP_SHARD_SOL_Y: v1 = y,
- * v2 = row activity, len = m_loc). Not collective. On success *info describes the file
+ * costs, len = n_loc of column block `block`), DIR/y_R.bin (SLP_SHARD_SOL_Y: v1 = y,
+ * v2 = row activity, len = m_loc), or a ray slice rayx_C.bin / rayy_R.bin
+ * (SLP_SHARD_SOL_RAY_X / _RAY_Y: v1 = the ray, v2 unused). Not collective. On success *info describes the file
  * for the solution manifest. The file is written as NAME.tmp and renamed. */
 slp_err slp_shard_write_solution_slice(const char *dir, int kind, int R, int C, int block,
                                        int64_t lo, int64_t len, int64_t m, int64_t n,
@@ -191,19 +197,29 @@ slp_err slp_shard_write_solution_slice(const char *dir, int kind, int R, int C, 
 slp_err slp_shard_write_solution_manifest(const char *dir,
                                           const slp_shard_solution_manifest_t *man);
 
-/* Collective over grid->world: the whole sharded solution. Rank (0, c) writes x_c
- * (x and reduced costs rc, both [n_loc]); rank (r, 0) writes y_r (y and row activity ax,
- * both [m_loc]); rank 0 then writes solution.json listing every file. The directory is
- * built as DIR.tmp.<pid> and renamed to DIR at the end (an existing DIR is replaced only
- * if it is empty or holds solution.json). Fails on every rank if any rank fails. */
 /* Before any work: whether `dir` may receive a shard directory (solution = 0) or a
  * sharded solution (1): absent with a writable parent, empty, or a complete earlier
  * output of that kind holding only the files its manifest lists (docs/reliability.md). */
 slp_err slp_shard_check_output_dir(const char *dir, int solution);
+
+/* What a sharded solution holds: this rank's slices (x, rc [n_loc]; y, ax [m_loc]) and
+ * the certificate's ray slices when the status has one (ray_x [n_loc] or ray_y [m_loc],
+ * else NULL; the same on every rank). */
+typedef struct slp_shard_solution_values {
+    const char *status;
+    double objective, dual_objective;
+    int64_t iterations;
+    const double *x, *rc, *y, *ax;
+    const double *ray_x, *ray_y;
+} slp_shard_solution_values_t;
+
+/* Collective over grid->world: the whole sharded solution. Rank (0, c) writes x_c (and
+ * rayx_c), rank (r, 0) writes y_r (and rayy_r); rank 0 then writes solution.json
+ * listing every file. The directory is built as DIR.tmp.<pid> and renamed to DIR at
+ * the end (see slp_shard_check_output_dir for when an existing DIR is replaced). Fails
+ * on every rank if any rank fails. */
 slp_err slp_shard_write_solution(const char *dir, slp_grid_t *grid, const slp_local_problem_t *lp,
-                                 const char *status, double objective, double dual_objective,
-                                 int64_t iterations, const double *x, const double *rc,
-                                 const double *y, const double *ax);
+                                 const slp_shard_solution_values_t *v);
 
 slp_err slp_shard_read_solution_manifest(const char *dir, slp_shard_solution_manifest_t *out);
 /* Read one slice: kind SLP_SHARD_SOL_X (block = c) or SLP_SHARD_SOL_Y (block = r).

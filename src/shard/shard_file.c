@@ -22,6 +22,8 @@ const char *slp_shard_role_magic(int role)
     case SLP_SHARD_ROW_NAMES: return SLP_MAGIC_ROWNAMES;
     case SLP_SHARD_SOL_X: return SLP_MAGIC_SOLX;
     case SLP_SHARD_SOL_Y: return SLP_MAGIC_SOLY;
+    case SLP_SHARD_SOL_RAY_X: return SLP_MAGIC_RAYX;
+    case SLP_SHARD_SOL_RAY_Y: return SLP_MAGIC_RAYY;
     }
     return "????????";
 }
@@ -36,6 +38,8 @@ const char *slp_shard_role_name(int role)
     case SLP_SHARD_ROW_NAMES: return "row_names";
     case SLP_SHARD_SOL_X: return "solution_x";
     case SLP_SHARD_SOL_Y: return "solution_y";
+    case SLP_SHARD_SOL_RAY_X: return "ray_x";
+    case SLP_SHARD_SOL_RAY_Y: return "ray_y";
     }
     return "unknown";
 }
@@ -50,6 +54,8 @@ void slp_shard_file_name(int role, int r, int c, char *buf, size_t size)
     case SLP_SHARD_ROW_NAMES: snprintf(buf, size, "rownames_%d.bin", r); break;
     case SLP_SHARD_SOL_X: snprintf(buf, size, "x_%d.bin", c); break;
     case SLP_SHARD_SOL_Y: snprintf(buf, size, "y_%d.bin", r); break;
+    case SLP_SHARD_SOL_RAY_X: snprintf(buf, size, "rayx_%d.bin", c); break;
+    case SLP_SHARD_SOL_RAY_Y: snprintf(buf, size, "rayy_%d.bin", r); break;
     default: snprintf(buf, size, "unknown.bin"); break;
     }
 }

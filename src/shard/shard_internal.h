@@ -22,6 +22,8 @@
 #define SLP_MAGIC_ROWNAMES "SLPROWNM"
 #define SLP_MAGIC_SOLX "SLPSOLNX"
 #define SLP_MAGIC_SOLY "SLPSOLNY"
+#define SLP_MAGIC_RAYX "SLPRAYX_"
+#define SLP_MAGIC_RAYY "SLPRAYY_"
 
 /* The common header (docs/shard-format.md, "File header"). */
 typedef struct slp_shard_header {

@@ -36,7 +36,7 @@ slp_err slp_mjson_files(const slp_mjson_t *obj, const char *source, int64_t *nfi
         if (rc == SLP_OK && slp_mjson_get(e, "c"))
             rc = slp_mjson_int(e, "c", source, 0, INT32_MAX, &c);
         int found = -1;
-        for (int ro = SLP_SHARD_BLOCK; rc == SLP_OK && ro <= SLP_SHARD_SOL_Y; ro++)
+        for (int ro = SLP_SHARD_BLOCK; rc == SLP_OK && ro < SLP_SHARD_ROLE_COUNT; ro++)
             if (!strcmp(role->str, slp_shard_role_name(ro)))
                 found = ro;
         if (rc == SLP_OK && found < 0)

@@ -311,6 +311,21 @@ static slp_err parse_solution(const slp_mjson_t *root, const char *source, void 
         SLP_CALL(require_file(source, man->files, man->nfiles, SLP_SHARD_SOL_Y, r, -1));
     for (int c = 0; c < man->C; c++)
         SLP_CALL(require_file(source, man->files, man->nfiles, SLP_SHARD_SOL_X, -1, c));
+    /* A certificate is optional, but whole: a ray slice for every block or none. */
+    int64_t rays[2] = {0, 0};
+    for (int64_t k = 0; k < man->nfiles; k++)
+        if (man->files[k].role == SLP_SHARD_SOL_RAY_X || man->files[k].role == SLP_SHARD_SOL_RAY_Y)
+            rays[man->files[k].role == SLP_SHARD_SOL_RAY_Y]++;
+    if ((rays[0] && rays[0] != man->C) || (rays[1] && rays[1] != man->R))
+        return slp_error(SLP_ERR_INPUT, "%s: lists %lld primal and %lld dual ray slices; a "
+                         "certificate needs one per column block (%d) or row block (%d)", source,
+                         (long long)rays[0], (long long)rays[1], man->C, man->R);
+    for (int c = 0; rays[0] && c < man->C; c++)
+        SLP_CALL(require_file(source, man->files, man->nfiles, SLP_SHARD_SOL_RAY_X, -1, c));
+    for (int r = 0; rays[1] && r < man->R; r++)
+        SLP_CALL(require_file(source, man->files, man->nfiles, SLP_SHARD_SOL_RAY_Y, r, -1));
+    man->has_ray_x = rays[0] > 0;
+    man->has_ray_y = rays[1] > 0;
     return SLP_OK;
 }
 

@@ -27,15 +27,20 @@ negate_ray() {
 expect() { # FILE STATUS
     local f="$DATA/$1" want="$2" name="${1%.mps}"
     for grid in 1x1 2x2; do
-        local log="$TMP/$name.$grid.log" sol="$TMP/$name.$grid.sol"
+        local log="$TMP/$name.$grid.log" sol="$TMP/$name.$grid.sol" out="$TMP/$name.$grid.out"
         if [ "$grid" = 1x1 ]; then
-            "$BIN" solve "$f" --tol 1e-8 --sol "$sol" > "$log" 2>&1
+            "$BIN" solve "$f" --tol 1e-8 --sol "$sol" --out "$out" > "$log" 2>&1
         else
-            $MPIRUN -np 4 "$BIN" solve "$f" --tol 1e-8 --grid 2x2 --sol "$sol" > "$log" 2>&1
+            $MPIRUN -np 4 "$BIN" solve "$f" --tol 1e-8 --grid 2x2 --sol "$sol" --out "$out" > "$log" 2>&1
         fi
         local rc=$? got; got=$(status_of "$log")
         [ $rc -eq 0 ] && [ "$got" = "$want" ] && ok || bad "$name $grid: '$got' (exit $rc), want '$want'"
         "$BIN" check "$f" "$sol" > "$TMP/check.out" 2>&1 && ok || { bad "$name $grid: certificate/solution not verified"; cat "$TMP/check.out"; }
+        # the sharded solution carries the same certificate as ray slices
+        "$BIN" check "$f" "$out" > "$TMP/check.out" 2>&1 && ok || { bad "$name $grid: sharded certificate/solution not verified"; cat "$TMP/check.out"; }
+        if [ "$want" != Optimal ]; then
+            ls "$out" | grep -q '^ray[xy]_' && ok || bad "$name $grid: no ray slices in --out"
+        fi
         if [ "$want" != Optimal ]; then
             negate_ray "$sol" "$TMP/neg.sol"
             "$BIN" check "$f" "$TMP/neg.sol" > "$TMP/check.out" 2>&1

@@ -465,10 +465,12 @@ static void test_solution(void)
         lp.n = 9;
         lp.row_off[1] = 7;
         lp.col_off[1] = 9;
-        rc = slp_shard_write_solution(dir2, grid, &lp, "optimal", 1.0, 1.0, 10, v, w, w, v);
+        slp_shard_solution_values_t sv = {"optimal", 1.0, 1.0, 10, v, w, w, v, NULL, NULL};
+        rc = slp_shard_write_solution(dir2, grid, &lp, &sv);
         /* Writing again replaces the previous solution directory. */
+        slp_shard_solution_values_t again = {"time_limit", 2.0, 1.0, 20, v, w, w, v, NULL, NULL};
         if (rc == SLP_OK)
-            rc = slp_shard_write_solution(dir2, grid, &lp, "time_limit", 2.0, 1.0, 20, v, w, w, v);
+            rc = slp_shard_write_solution(dir2, grid, &lp, &again);
     }
     CHECK(rc == SLP_OK, "collective solution write: %s", slp_error_message());
     rc = slp_shard_read_solution_manifest(dir2, &back);
