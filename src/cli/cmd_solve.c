@@ -83,6 +83,7 @@ static slp_err parse_args(int argc, char **argv, slp_run_options_t *o, int *help
 int slp_cmd_solve(int argc, char **argv)
 {
     slp_interrupt_install();
+    slp_interrupt_quiet_exit(slp_comm_size(slp_comm_world()) > 1);
     int rank = slp_comm_rank(slp_comm_world()), help = 0;
     slp_log_set_printing(rank == 0);
     slp_run_options_t o;

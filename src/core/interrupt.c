@@ -3,8 +3,22 @@
 
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 static volatile sig_atomic_t pending_signal;
+static volatile sig_atomic_t graceful; /* a phase that polls the flag (main loop, reading) */
+static volatile sig_atomic_t quiet_exit; /* under mpirun: its job kill needs no line per rank */
+
+/* Outside the phases that poll the flag: one line and exit at once, as a shell would
+ * report it (128 + signal). Only async-signal-safe calls. */
+static void exit_now(int sig)
+{
+    static const char msg[] = "shardlp: error: interrupted by a signal outside the main loop; "
+                              "exiting (no output written)\n";
+    if (!quiet_exit)
+        (void)!write(2, msg, sizeof msg - 1);
+    _exit(128 + sig);
+}
 
 static void on_signal(int sig)
 {
@@ -14,8 +28,13 @@ static void on_signal(int sig)
         raise(sig);
         return;
     }
+    if (!graceful)
+        exit_now(sig);
     pending_signal = sig;
 }
+
+void slp_interrupt_graceful(int on) { graceful = on ? 1 : 0; }
+void slp_interrupt_quiet_exit(int on) { quiet_exit = on ? 1 : 0; }
 
 static int installed;
 

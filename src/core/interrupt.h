@@ -11,6 +11,13 @@
 
 /* Install the handler for SIGINT and SIGTERM (not thread-safe; call once at start-up). */
 void slp_interrupt_install(void);
+/* Phases that poll the flag (the main loop, reading input) turn this on; in every other
+ * phase (distribution, presolve, setup, verification, output) the first signal prints
+ * one line and exits at once with status 128 + signal (docs/reliability.md). */
+void slp_interrupt_graceful(int on);
+/* Under MPI (on): that exit prints nothing (mpirun's own job kill sends SIGTERM to every
+ * rank after one of them failed; the failing rank has printed why). */
+void slp_interrupt_quiet_exit(int on);
 /* While reading input (on): a signal interrupts a blocking read (a FIFO, a slow
  * disk) instead of restarting it, so the reader can stop at once; off: restart again
  * (MPI progress). No effect unless slp_interrupt_install ran. */

@@ -126,8 +126,10 @@ static slp_err root_model(const char *path, const slp_model_t *given, const slp_
     *owned = NULL;
     *model = given;
     if (path) {
-        slp_interrupt_reads_interruptible(1);
+        slp_interrupt_reads_interruptible(1); /* the reader polls the flag */
+        slp_interrupt_graceful(1);
         slp_err rc = slp_model_read(path, owned);
+        slp_interrupt_graceful(0);
         slp_interrupt_reads_interruptible(0);
         SLP_CALL(rc);
         *model = *owned;

@@ -20,6 +20,7 @@
 #include "plan/comm_plan.h"
 #include "solver/checkpoint.h"
 #include "solver/power.h"
+#include "core/interrupt.h"
 #include "grid/reduce.h"
 #include "io/checked_file.h"
 #include "solver/scaling.h"
@@ -433,8 +434,11 @@ slp_err slp_solve(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
     s.m = lp->m_loc;
     double sense = lp->sense < 0 ? -1.0 : 1.0;
     slp_err rc = setup(&s, lp, result);
-    if (rc == SLP_OK)
+    if (rc == SLP_OK) {
+        slp_interrupt_graceful(1); /* the loop stops at its next check */
         rc = main_loop(&s, sense, result);
+        slp_interrupt_graceful(0);
+    }
     if (rc == SLP_OK)
         rc = extract(&s, sense, result);
     if (rc == SLP_OK)

@@ -84,4 +84,28 @@ signal_while_reading() { # NAME FEED(0 none / 1 stalled) LAUNCHER...
 signal_while_reading fifo_open 0
 signal_while_reading fifo_read 1
 signal_while_reading fifo_mpi 1 "${MPIRUN[@]}" -np 2
+# SIGTERM at any moment of a run (reading, presolve, setup, main loop, verification,
+# output): the process ends within 2 s, with status interrupted (main loop, exit 0), an
+# interrupted read (exit 1) or one line and exit 143 (the other phases), and never
+# leaves a partial --json.
+"$BIN" gen qap --size 16 --grid 1x1 --out any.shards --mps "$T/any.mps" --quiet || fail "gen any"
+for delay in 0.05 0.15 0.3 0.45 0.6 0.8 1.0; do
+  rm -f any.json
+  "$BIN" solve "$T/any.mps" --tol 1e-9 --json any.json > any.log 2>&1 &
+  pid=$!
+  sleep "$delay"
+  kill -TERM "$pid" 2>/dev/null
+  t0=$(date +%s%N)
+  wait "$pid"; rc=$?
+  ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  [ "$ms" -le 2000 ] || fail "SIGTERM after $delay s: $ms ms to stop"
+  case $rc in
+    0) python3 -c "import json,sys; sys.exit(json.load(open('any.json'))['status'] not in ('interrupted', 'optimal'))" ||
+         fail "SIGTERM after $delay s: exit 0 without an interrupted or optimal summary" ;;
+    1|143) [ ! -e any.json ] || fail "SIGTERM after $delay s: exit $rc but a JSON summary was written"
+           grep -q "interrupted" any.log || fail "SIGTERM after $delay s: no message: $(cat any.log)" ;;
+    *) fail "SIGTERM after $delay s: exit $rc" ;;
+  esac
+  echo "SIGTERM after $delay s: exit $rc in $ms ms"
+done
 echo "interrupt: all passed"
