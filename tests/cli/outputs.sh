@@ -7,7 +7,7 @@
 # Usage: outputs.sh BUILD/shardlp REPO SHARED
 set -uo pipefail
 BIN=$(readlink -f "$1"); REPO=$(readlink -f "$2")
-TMP=$(mktemp -d); trap 'umount "$TMP/tiny" 2>/dev/null; rm -rf "$TMP"' EXIT
+TMP=$(mktemp -d); trap 'umount "$TMP/tiny" "$TMP/ro" 2>/dev/null; rm -rf "$TMP"' EXIT
 cd "$TMP" || exit 1
 fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
@@ -86,6 +86,19 @@ echo x > notadir
 "$BIN" solve m.mps --checkpoint notadir --json nd.json > out.log 2> err.log
 [ $? -ne 0 ] && grep -q "notadir: the checkpoint directory is not a directory" err.log && [ ! -e nd.json ] ||
     bad "a file as checkpoint directory: $(cat err.log)"
+
+# 7a. a read-only checkpoint directory (a read-only mount: root cannot write it either)
+#     is refused before the solve
+mkdir ro
+if mount -t tmpfs -o size=1m tmpfs ro 2>/dev/null; then
+    mkdir ro/ck && mount -o remount,ro ro
+    "$BIN" solve m.mps --checkpoint ro/ck --json ro.json > out.log 2> err.log
+    [ $? -ne 0 ] && grep -q "ro/ck: cannot write the checkpoint directory" err.log && [ ! -e ro.json ] ||
+        bad "read-only checkpoint directory: $(cat err.log)"
+    umount ro
+else
+    echo "skip: cannot mount a tmpfs (not root?)"
+fi
 
 # 7b. one output that fails (/dev/full) costs no other: the JSON summary is written,
 #     the exit status is non-zero and the message names the failed output
