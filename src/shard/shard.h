@@ -62,6 +62,8 @@ typedef struct slp_shard_manifest {
     int sense;              /* +1 minimize, -1 maximize */
     double obj_const;
     int has_names;          /* 1 when rownames_* and colnames_* exist */
+    uint32_t fingerprint;   /* crc32 over every listed file's role, block, size and checksum:
+                             * the model's identity (0 in manifests written before it) */
     int64_t nfiles;
     slp_shard_file_t *files; /* [nfiles] */
 } slp_shard_manifest_t;

@@ -80,6 +80,8 @@ void slp_dir_discard(const char *tmp);
 /* Parse the "files" array into entries. */
 slp_err slp_mjson_files(const slp_mjson_t *obj, const char *source, int64_t *nfiles,
                        slp_shard_file_t **files);
+/* The model fingerprint of a file list (manifest "fingerprint"). */
+uint32_t slp_shard_fingerprint(const slp_shard_file_t *files, int64_t nfiles);
 /* Write a "files" array member (JSON text) for the manifests. */
 void slp_mjson_write_files(FILE *f, const slp_shard_file_t *files, int64_t nfiles);
 

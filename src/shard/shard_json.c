@@ -58,6 +58,21 @@ slp_err slp_mjson_files(const slp_mjson_t *obj, const char *source, int64_t *nfi
     return SLP_OK;
 }
 
+uint32_t slp_shard_fingerprint(const slp_shard_file_t *files, int64_t nfiles)
+{
+    uint32_t crc = 0;
+    for (int64_t k = 0; k < nfiles; k++) {
+        unsigned char rec[24];
+        slp_le_put_u32(rec, (uint32_t)files[k].role);
+        slp_le_put_u32(rec + 4, (uint32_t)files[k].r);
+        slp_le_put_u32(rec + 8, (uint32_t)files[k].c);
+        slp_le_put_u64(rec + 12, (uint64_t)files[k].bytes);
+        slp_le_put_u32(rec + 20, files[k].crc32);
+        crc = slp_crc32(crc, rec, sizeof rec);
+    }
+    return crc;
+}
+
 void slp_mjson_write_files(FILE *f, const slp_shard_file_t *files, int64_t nfiles)
 {
     fprintf(f, "  \"files\": [\n");

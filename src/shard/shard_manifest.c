@@ -85,6 +85,8 @@ static void emit_manifest(FILE *f, const void *arg)
             man->sense < 0 ? "maximize" : "minimize");
     slp_json_write_exact(f, man->obj_const);
     fprintf(f, ",\n  \"names\": %s,\n", man->has_names ? "true" : "false");
+    fprintf(f, "  \"fingerprint\": %lu,\n",
+            (unsigned long)slp_shard_fingerprint(man->files, man->nfiles));
     slp_mjson_write_files(f, man->files, man->nfiles);
     fprintf(f, "}\n");
 }
@@ -209,6 +211,15 @@ static slp_err parse_manifest(const slp_mjson_t *root, const char *source, void 
     const slp_mjson_t *names = slp_mjson_get(root, "names");
     man->has_names = names && names->type == SLP_MJSON_BOOL && names->ival;
     SLP_CALL(slp_mjson_files(root, source, &man->nfiles, &man->files));
+    if (slp_mjson_get(root, "fingerprint")) { /* every block is bound to it by its checksum */
+        int64_t fp = 0;
+        SLP_CALL(slp_mjson_int(root, "fingerprint", source, 0, UINT32_MAX, &fp));
+        man->fingerprint = slp_shard_fingerprint(man->files, man->nfiles);
+        if ((uint32_t)fp != man->fingerprint)
+            return slp_error(SLP_ERR_INPUT, "%s: fingerprint %lld does not match its file list "
+                             "(%lu): the manifest was edited or mixed with another model's",
+                             source, (long long)fp, (unsigned long)man->fingerprint);
+    }
     for (int r = 0; r < R; r++) {
         for (int c = 0; c < C; c++)
             SLP_CALL(require_file(source, man->files, man->nfiles, SLP_SHARD_BLOCK, r, c));

