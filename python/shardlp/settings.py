@@ -2,6 +2,7 @@
 options). Every keyword of Model.solve and Settings goes through
 shardlp_set_option, so names, ranges and messages are the command line's."""
 import ctypes
+import functools
 import numbers
 import os
 
@@ -18,7 +19,9 @@ def options():
     return out
 
 
+@functools.lru_cache(maxsize=None)
 def _kinds():
+    """The kind of every option by its Python name (the table does not change)."""
     return {name.replace("-", "_"): kind for name, (kind, _) in options().items()}
 
 

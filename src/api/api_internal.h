@@ -19,6 +19,14 @@ struct shardlp_settings {
     slp_run_options_t opt;
 };
 
+/* The library's defaults: the command line's, except that a library does not print
+ * unless asked (verbosity 0). */
+static inline void slp_api_default_options(slp_run_options_t *o)
+{
+    slp_run_options_default(o);
+    o->verbosity = 0;
+}
+
 /* Record `rc` as the public code (the message stays in slp_error_message()). */
 static inline shardlp_error slp_api_code(slp_err rc) { return (shardlp_error)rc; }
 

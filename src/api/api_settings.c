@@ -14,8 +14,7 @@ shardlp_error shardlp_settings_create(shardlp_settings **out)
     *out = slp_calloc(1, sizeof **out);
     if (!*out)
         return slp_api_code(slp_error(SLP_ERR_NOMEM, "out of memory"));
-    slp_run_options_default(&(*out)->opt);
-    (*out)->opt.verbosity = 0; /* a library does not print unless asked */
+    slp_api_default_options(&(*out)->opt);
     return SHARDLP_OK;
 }
 

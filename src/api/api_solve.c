@@ -55,8 +55,7 @@ static slp_err settings_or_default(const shardlp_settings *in, slp_run_options_t
 {
     if (in)
         return slp_run_options_copy(&in->opt, out);
-    slp_run_options_default(out);
-    out->verbosity = 0;
+    slp_api_default_options(out);
     return SLP_OK;
 }
 

@@ -773,10 +773,12 @@ static slp_err line_buffers(parser_t *p, int ntok)
 static slp_err decode_line(parser_t *p, dline_t *d)
 {
     SLP_CALL(arena_reset(p));
-    int ntok = tokenize(p->line, p->line_len, NULL, 0);
+    int cap = p->tok_cap;
+    int ntok = tokenize(p->line, p->line_len, p->tok, cap);
     SLP_CALL(line_buffers(p, ntok));
+    if (ntok > cap) /* a line with more fields than any before: tokenize it again */
+        tokenize(p->line, p->line_len, p->tok, p->tok_cap);
     tok_t *tok = p->tok;
-    tokenize(p->line, p->line_len, tok, p->tok_cap);
     int min_fields = 2, rows_names = 0;
     switch (p->section) {
     case SEC_COLUMNS: min_fields = 3; rows_names = 1; break;

@@ -228,32 +228,17 @@ void slp_option_print_help(FILE *out)
     }
 }
 
-/* "a|b|c" as "a, b, c" (in place; the buffer has room: names are short). */
-static const char *list_text(char *names)
-{
-    char copy[512];
-    snprintf(copy, sizeof copy, "%s", names);
-    size_t w = 0;
-    for (const char *p = copy; *p && w + 3 < 512; p++) {
-        if (*p == '|') {
-            names[w++] = ',';
-            names[w++] = ' ';
-        } else {
-            names[w++] = *p;
-        }
-    }
-    names[w] = '\0';
-    return names;
-}
-
-/* Markdown cells must not contain an unescaped '|'. */
-static void print_cell(FILE *out, const char *text)
+/* One markdown cell: '|' escaped, or, in a list of names ("a|b"), written ", ". */
+static void print_cell(FILE *out, const char *text, int is_list)
 {
     fputs(" ", out);
     for (const char *p = text; *p; p++) {
-        if (*p == '|')
-            fputc('\\', out);
-        fputc(*p, out);
+        if (*p == '|' && is_list)
+            fputs(", ", out);
+        else if (*p == '|')
+            fputs("\\|", out);
+        else
+            fputc(*p, out);
     }
     fputs(" |", out);
 }
@@ -269,12 +254,10 @@ void slp_option_print_markdown(FILE *out)
         default_text(&t[k], def, sizeof def);
         fputc('|', out);
         snprintf(cell, sizeof cell, "`%s`", usage);
-        print_cell(out, cell);
-        print_cell(out, t[k].type == SLP_OPT_FLAG ? "" : def);
-        char names[512];
-        snprintf(names, sizeof names, "%s", t[k].highs ? t[k].highs : "");
-        print_cell(out, list_text(names));
-        print_cell(out, t[k].help);
+        print_cell(out, cell, 0);
+        print_cell(out, t[k].type == SLP_OPT_FLAG ? "" : def, 0);
+        print_cell(out, t[k].highs ? t[k].highs : "", 1);
+        print_cell(out, t[k].help, 0);
         fputc('\n', out);
     }
 }

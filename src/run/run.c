@@ -115,6 +115,11 @@ static slp_err load(run_t *r)
     return rc;
 }
 
+static const char *backend_name(const slp_run_options_t *o)
+{
+    return o->backend == SLP_BACKEND_CUDA ? "cuda" : "cpu";
+}
+
 static slp_err create_backend(const run_t *r, slp_backend_t **be)
 {
     if (r->opt->backend == SLP_BACKEND_CUDA)
@@ -137,7 +142,7 @@ static slp_err solve(run_t *r, slp_run_output_t *out)
     r->info.R = r->grid->R;
     r->info.C = r->grid->C;
     r->info.comm_mode = r->set.comm_support ? "support" : "dense";
-    r->info.backend = r->opt->backend == SLP_BACKEND_CUDA ? "cuda" : "cpu";
+    r->info.backend = backend_name(r->opt);
     /* From here the time limit holds even if a rank stops answering. */
     slp_watchdog_t *dog = NULL;
     SLP_CALL(slp_watchdog_start(r->set.time_limit, r->grid->rank, &dog));
@@ -217,8 +222,7 @@ slp_err slp_run(const slp_run_options_t *opt, const slp_run_input_t *in,
     rc = slp_comm_agree(slp_comm_world(), rc);
     if (rc == SLP_OK) {
         slp_log("shardlp %s: %d rank%s, grid %dx%d, backend %s\n", SLP_VERSION, r.grid->size,
-                r.grid->size == 1 ? "" : "s", r.grid->R, r.grid->C,
-                opt->backend == SLP_BACKEND_CUDA ? "cuda" : "cpu");
+                r.grid->size == 1 ? "" : "s", r.grid->R, r.grid->C, backend_name(opt));
         rc = load(&r);
     }
     if (rc == SLP_OK)

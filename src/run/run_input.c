@@ -91,16 +91,23 @@ slp_err slp_run_check_memory(const char *dir, double mem_limit, const slp_shard_
     return slp_comm_agree(grid->world, rc);
 }
 
+/* The model line of the log ("Model NAME: m rows, n columns, nnz nonzeros (sense)"). */
+static void log_model(const char *name, int64_t m, int64_t n, int64_t nnz, int sense,
+                      const char *source)
+{
+    slp_log("Model %s: %lld rows, %lld columns, %lld nonzeros (%s)%s\n",
+            name && name[0] ? name : "(unnamed)", (long long)m, (long long)n, (long long)nnz,
+            sense < 0 ? "maximize" : "minimize", source);
+}
+
 slp_err slp_run_read_shards(const char *dir, const slp_shard_manifest_t *man, slp_grid_t *grid,
                             slp_local_problem_t *lp, slp_run_info_t *info)
 {
     info->shard_dir = dir;
     info->shard_manifest = man;
     info->model_name = slp_strdup(man->name ? man->name : "");
-    slp_log("Model %s: %lld rows, %lld columns, %lld nonzeros (%s), from shards\n",
-            man->name && man->name[0] ? man->name : "(unnamed)", (long long)man->m,
-            (long long)man->n, (long long)man->nnz, man->sense < 0 ? "maximize" : "minimize");
-    return slp_shard_read_local(dir, grid, lp);
+    log_model(man->name, man->m, man->n, man->nnz, man->sense, ", from shards");
+    return slp_shard_read_local_from(dir, man, grid, lp); /* the manifest is read once */
 }
 
 /* A copy of `count` names (NULL stays NULL). */
@@ -148,9 +155,7 @@ static slp_err keep_for_outputs(slp_model_t *owned, const slp_model_t *model,
     info->model_name = slp_strdup(model->name ? model->name : "");
     info->m = model->m; /* the name arrays' lengths, also after a failure */
     info->n = model->n;
-    slp_log("Model %s: %lld rows, %lld columns, %lld nonzeros (%s)\n",
-            model->name && model->name[0] ? model->name : "(unnamed)", (long long)model->m,
-            (long long)model->n, (long long)model->nnz, model->sense < 0 ? "maximize" : "minimize");
+    log_model(model->name, model->m, model->n, model->nnz, model->sense, "");
     if (!o->sol_path)
         return SLP_OK;
     if (owned) { /* read here: move the names instead of copying them */

@@ -89,6 +89,9 @@ slp_err slp_shard_read_block(const char *dir, const slp_shard_manifest_t *man, i
  * manifest, or when any rank fails; the message on each rank says what went wrong
  * (the failing rank's own error, or which rank failed). */
 slp_err slp_shard_read_local(const char *dir, slp_grid_t *grid, slp_local_problem_t *out);
+/* The same with the manifest already read on every rank (slp_shard_read_manifest_all). */
+slp_err slp_shard_read_local_from(const char *dir, const slp_shard_manifest_t *man,
+                                  slp_grid_t *grid, slp_local_problem_t *out);
 
 /* Collective over the world, before a grid exists: read the manifest on every rank and
  * check that the world size equals R * C (same message on every rank otherwise). */

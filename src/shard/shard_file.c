@@ -226,7 +226,7 @@ static int earlier_output(const char *dir, const char *manifest_name)
 {
     char *path = slp_path_join(dir, manifest_name);
     slp_mjson_t root;
-    int ok = path && slp_mjson_read_file(path, (int64_t)1 << 26, &root) == SLP_OK;
+    int ok = path && slp_mjson_read_file(path, SLP_MANIFEST_MAX_BYTES, &root) == SLP_OK;
     free(path);
     if (!ok) {
         slp_error_clear();

@@ -13,6 +13,8 @@
 #include "shard.h"
 
 #define SLP_SHARD_HEADER_BYTES 128
+/* Largest manifest read (shard or solution): its size is checked before reading. */
+#define SLP_MANIFEST_MAX_BYTES ((int64_t)1 << 30)
 
 /* Magic strings (8 bytes, no terminator in the file). */
 #define SLP_MAGIC_BLOCK "SLPBLOCK"

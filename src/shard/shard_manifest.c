@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SLP_MANIFEST_MAX_BYTES ((int64_t)1 << 30)
 
 void slp_shard_manifest_free(slp_shard_manifest_t *man)
 {

@@ -246,24 +246,30 @@ slp_err slp_shard_read_manifest_all(const char *dir, slp_shard_manifest_t *out)
     return rc;
 }
 
+slp_err slp_shard_read_local_from(const char *dir, const slp_shard_manifest_t *man,
+                                  slp_grid_t *grid, slp_local_problem_t *out)
+{
+    memset(out, 0, sizeof *out);
+    /* Same answer on every rank: no agreement needed for the grid check. */
+    if (grid->R != man->R || grid->C != man->C)
+        return slp_error(SLP_ERR_MPI, "%s/%s: the shards are cut for a %dx%d grid, the job's "
+                         "grid is %dx%d", dir, SLP_SHARD_MANIFEST, man->R, man->C, grid->R,
+                         grid->C);
+    slp_err rc = slp_shard_read_block(dir, man, grid->r, grid->c, out);
+    rc = slp_comm_agree_named(grid->world, rc, "reading the shards");
+    if (rc != SLP_OK)
+        slp_local_problem_free(out);
+    else /* the problem enters in canonical form (core/local_problem.h) */
+        slp_local_problem_canonical_bounds(out);
+    return rc;
+}
+
 slp_err slp_shard_read_local(const char *dir, slp_grid_t *grid, slp_local_problem_t *out)
 {
     memset(out, 0, sizeof *out);
     slp_shard_manifest_t man;
     SLP_CALL(slp_shard_read_manifest_all(dir, &man));
-    slp_err rc = SLP_OK;
-    if (grid->R != man.R || grid->C != man.C)
-        rc = slp_error(SLP_ERR_MPI, "%s/%s: the shards are cut for a %dx%d grid, the job's grid is %dx%d",
-                       dir, SLP_SHARD_MANIFEST, man.R, man.C, grid->R, grid->C);
-    /* Same answer on every rank: no agreement needed for the grid check. */
-    if (rc == SLP_OK) {
-        rc = slp_shard_read_block(dir, &man, grid->r, grid->c, out);
-        rc = slp_comm_agree_named(grid->world, rc, "reading the shards");
-        if (rc != SLP_OK)
-            slp_local_problem_free(out);
-        else /* the problem enters in canonical form (core/local_problem.h) */
-            slp_local_problem_canonical_bounds(out);
-    }
+    slp_err rc = slp_shard_read_local_from(dir, &man, grid, out);
     slp_shard_manifest_free(&man);
     return rc;
 }

@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "core/interrupt.h"
 #include "core/log.h"
@@ -81,19 +80,18 @@ static int state_vectors(slp_pdhg_t *s, double **vec[], int64_t len[])
  * changes it, also when the shapes agree. */
 static slp_err fingerprint(slp_pdhg_t *s, double *buf, int64_t *out)
 {
-    unsigned long crc = crc32(0L, Z_NULL, 0);
     unsigned char m[4];
     slp_le_put_u32(m, s->matrix_crc);
-    crc = crc32(crc, m, sizeof m);
+    uint32_t crc = slp_crc32(0, m, sizeof m);
     const double *nv[] = {s->c, s->lv, s->uv, s->dcol};
     const double *mv[] = {s->lc, s->uc, s->drow};
     for (int k = 0; k < 4; k++) {
         SLP_CALL(s->be->vec_download(s->be, buf, nv[k], s->n));
-        crc = crc32(crc, (const unsigned char *)buf, (uInt)((size_t)s->n * sizeof(double)));
+        crc = slp_crc32(crc, buf, (size_t)s->n * sizeof(double));
     }
     for (int k = 0; k < 3; k++) {
         SLP_CALL(s->be->vec_download(s->be, buf, mv[k], s->m));
-        crc = crc32(crc, (const unsigned char *)buf, (uInt)((size_t)s->m * sizeof(double)));
+        crc = slp_crc32(crc, buf, (size_t)s->m * sizeof(double));
     }
     *out = (int64_t)crc;
     return SLP_OK;
