@@ -10,16 +10,10 @@ void slp_cli_error(const char *fmt, ...)
     FILE *file = slp_log_file();
     if (file) {
         va_start(ap, fmt);
-        fputs("ERROR: ", file);
-        vfprintf(file, fmt, ap);
-        fputc('\n', file);
-        fflush(file);
+        slp_log_write(file, "ERROR: ", "\n", fmt, ap);
         va_end(ap);
     }
     va_start(ap, fmt);
-    fputs("shardlp: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    fflush(stderr);
+    slp_log_write(stderr, "shardlp: error: ", "\n", fmt, ap);
     va_end(ap);
 }

@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static slp_log_level current_level = SLP_LOG_NORMAL;
 static int this_rank_prints = 1;
@@ -14,12 +15,31 @@ void slp_log_set_level(slp_log_level level) { current_level = level; }
 slp_log_level slp_log_get_level(void) { return current_level; }
 void slp_log_set_printing(int prints) { this_rank_prints = prints; }
 
+void slp_log_write(FILE *stream, const char *prefix, const char *suffix, const char *fmt,
+                   va_list ap)
+{
+    /* One write per line: lines of several ranks sharing a terminal or a file do not
+     * interleave (stderr is unbuffered, so pieces would go out one by one). */
+    char buf[4096];
+    int head = snprintf(buf, sizeof buf, "%s", prefix ? prefix : "");
+    va_list copy;
+    va_copy(copy, ap);
+    int body = vsnprintf(buf + head, sizeof buf - (size_t)head, fmt, copy);
+    va_end(copy);
+    if (body >= 0 && (size_t)(head + body) + strlen(suffix ? suffix : "") < sizeof buf) {
+        snprintf(buf + head + body, sizeof buf - (size_t)(head + body), "%s", suffix ? suffix : "");
+        fputs(buf, stream);
+    } else { /* too long for one piece: written as it comes */
+        fputs(prefix ? prefix : "", stream);
+        vfprintf(stream, fmt, ap);
+        fputs(suffix ? suffix : "", stream);
+    }
+    fflush(stream);
+}
+
 static void vlog(FILE *stream, const char *prefix, const char *fmt, va_list ap)
 {
-    if (prefix)
-        fputs(prefix, stream);
-    vfprintf(stream, fmt, ap);
-    fflush(stream);
+    slp_log_write(stream, prefix, NULL, fmt, ap);
 }
 
 void slp_log(const char *fmt, ...)

@@ -20,6 +20,11 @@ void slp_log_set_file(FILE *file);
  * too, so a caller reading only the log file (PuLP) sees why a run failed. */
 FILE *slp_log_file(void);
 
+/* prefix + formatted text + suffix to `stream` in one write (prefix, suffix may be NULL). */
+#include <stdarg.h>
+void slp_log_write(FILE *stream, const char *prefix, const char *suffix, const char *fmt,
+                   va_list ap);
+
 /* Normal log line(s) on stdout. */
 void slp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Only with --verbose. */
