@@ -25,3 +25,23 @@ if(NOT SLP_SANITIZE)
     set_tests_properties(${kind}/${name} PROPERTIES LABELS ${kind} TIMEOUT 900)
   endforeach()
 endif()
+
+# The MPI suite's solving scripts a second time on the guarded backend (docs/gpu.md):
+# tests/data/with_backend.sh adds --backend guarded to every `shardlp solve`; it is
+# copied next to shardlp so that scripts find the build's other programs beside it.
+# Scripts left out: gen_mpi, shard_mpi (no solve), presolve_grid, user_comm (they
+# drive unit-test programs through the C API), watchdog (it finds ranks by the
+# binary's command line).
+set(SLP_GUARDED_SUITE checkpoint comm_support failures grid_shapes shard_solve)
+if(NOT SLP_SANITIZE)
+  file(COPY ${CMAKE_SOURCE_DIR}/tests/data/with_backend.sh DESTINATION ${CMAKE_BINARY_DIR}
+       FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+       WORLD_READ WORLD_EXECUTE)
+  foreach(name ${SLP_GUARDED_SUITE})
+    add_test(NAME mpi-guarded/${name}
+             COMMAND bash ${CMAKE_SOURCE_DIR}/tests/mpi/${name}.sh ${CMAKE_BINARY_DIR}/with_backend.sh
+                     ${CMAKE_SOURCE_DIR} ${SLP_SHARED_DIR})
+    set_tests_properties(mpi-guarded/${name} PROPERTIES LABELS mpi TIMEOUT 900
+      ENVIRONMENT "SLP_REAL_BIN=$<TARGET_FILE:shardlp>;SLP_TEST_BACKEND=guarded")
+  endforeach()
+endif()

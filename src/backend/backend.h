@@ -1,8 +1,10 @@
-/* The backend seam (docs/design.md section 5). The solver core calls this table of
- * operations over vectors (double arrays living in the backend's memory: host
- * for the CPU backend, device for CUDA) and one block-matrix handle (A_rc with
- * its transpose). The solver never touches vector elements directly between
- * setup and output; everything inside the iteration goes through here. */
+/* The backend seam (docs/design.md section 5, docs/gpu.md). The solver core calls
+ * this table of operations over vectors (double arrays living in the backend's
+ * memory: host for the CPU backend, device for CUDA and for the guarded backend)
+ * and one block-matrix handle (A_rc with its transpose). No code outside a backend
+ * or the exchange (plan/exchange.h) dereferences a backend vector: values reach
+ * the host only through vec_download, and the products' sums go through the
+ * exchange, which stages device vectors through host buffers. */
 #ifndef SLP_BACKEND_H
 #define SLP_BACKEND_H
 
@@ -98,9 +100,22 @@ typedef struct {
  * where u = +inf). */
 typedef enum { SLP_RAY_PRIMAL = 0, SLP_RAY_DUAL = 1 } slp_ray_kind;
 
+/* Where a backend's vectors live. Host code may hand SLP_MEM_HOST vectors to MPI;
+ * SLP_MEM_DEVICE vectors are reachable only through the operations below. */
+typedef enum { SLP_MEM_HOST = 0, SLP_MEM_DEVICE = 1 } slp_memory_kind;
+
 struct slp_backend {
     const char *name;
-    int host_memory; /* 1 if vectors are host pointers (MPI can use them directly) */
+    slp_memory_kind memory;
+
+    /* The backend's sticky error after waiting for queued work: SLP_OK, or the first
+     * failure of any earlier operation (with its message already set). */
+    slp_err (*status)(slp_backend_t *be);
+    /* Free memory where the vectors live in bytes, or -1 when not known (host). */
+    int64_t (*memory_free)(slp_backend_t *be);
+    /* Host buffers for staged transfers (page-locked for CUDA). */
+    slp_err (*host_alloc)(slp_backend_t *be, size_t bytes, void **out);
+    void (*host_free)(slp_backend_t *be, void *p);
 
     slp_err (*vec_create)(slp_backend_t *be, int64_t len, double **out); /* zero-filled */
     void (*vec_destroy)(slp_backend_t *be, double *v);
@@ -132,7 +147,13 @@ struct slp_backend {
 
 /* The CPU backend (OpenMP threads when built with OpenMP; threads <= 0 keeps the default). */
 slp_err slp_backend_cpu_create(int threads, slp_backend_t **out);
-/* The CUDA backend, or SLP_ERR_UNSUPPORTED when not built / no device. */
+/* The guarded backend: the CPU backend's arithmetic on vectors that fault when host
+ * code touches them outside an operation (backend/guarded, docs/gpu.md). */
+slp_err slp_backend_guarded_create(int threads, slp_backend_t **out);
+/* The CUDA backend, or SLP_ERR_UNSUPPORTED when not built / no device. device < 0:
+ * the node-local rank's device (modulo the device count). */
 slp_err slp_backend_cuda_create(int device, slp_backend_t **out);
+/* Device count visible to this process (0 without CUDA or without a device). */
+int slp_backend_cuda_device_count(void);
 
 #endif

@@ -45,8 +45,14 @@ static const slp_option_t TABLE[] = {
      "process grid for MPS or in-memory input (0x0: the most square for the rank count)"},
     {"comm", NULL, SLP_OPT_CHOICE, SOLVER(comm_support), 0, 0, "dense|support", NULL,
      "distribution", "PLAN", "communication plan of the products (docs/comm-support.md)"},
-    {"backend", NULL, SLP_OPT_CHOICE, RUN(backend), 0, 0, "cpu|cuda", NULL, "distribution",
-     "KIND", "where each rank computes"},
+    {"backend", NULL, SLP_OPT_CHOICE, RUN(backend), 0, 0, "cpu|cuda|guarded", NULL,
+     "distribution", "KIND",
+     "where each rank computes (guarded: the CPU's arithmetic on memory host code cannot "
+     "touch, docs/gpu.md)"},
+    {"comm-lib", NULL, SLP_OPT_CHOICE, SOLVER(comm_lib), 0, 0, "auto|mpi|nccl", NULL,
+     "distribution", "LIB",
+     "library of the products' sums (auto: NCCL for CUDA with one GPU per rank and the dense "
+     "plan, else MPI; docs/gpu.md)"},
     {"threads", NULL, SLP_OPT_INT, SOLVER(threads), 0, 4096, NULL, NULL, "distribution", "N",
      "CPU threads per rank (0: all cores for one rank, 1 per rank under MPI)"},
     {"mem-limit", NULL, SLP_OPT_REAL, RUN(mem_limit), 0.0, BIG, NULL, NULL, "distribution",

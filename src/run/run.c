@@ -117,7 +117,8 @@ static slp_err load(run_t *r)
 
 static const char *backend_name(const slp_run_options_t *o)
 {
-    return o->backend == SLP_BACKEND_CUDA ? "cuda" : "cpu";
+    static const char *names[] = {"cpu", "cuda", "guarded"};
+    return names[o->backend];
 }
 
 static slp_err create_backend(const run_t *r, slp_backend_t **be)
@@ -128,6 +129,8 @@ static slp_err create_backend(const run_t *r, slp_backend_t **be)
     int threads = r->set.threads;
     if (threads == 0 && r->grid->size > 1)
         threads = 1;
+    if (r->opt->backend == SLP_BACKEND_GUARDED)
+        return slp_backend_guarded_create(threads, be);
     return slp_backend_cpu_create(threads, be);
 }
 

@@ -1,6 +1,8 @@
 /* Setting, reading and copying run options through the option table. */
 #include "run/run_options.h"
 
+#include "plan/exchange.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include "core/log.h"
 #include "core/parse.h"
 #include "grid/grid.h"
+#include "plan/exchange.h"
 #include "run/option_table.h"
 
 void slp_run_options_default(slp_run_options_t *o)
@@ -236,6 +239,8 @@ slp_err slp_run_options_validate(const slp_run_options_t *o)
 {
     if ((o->checkpoint_dir || o->resume_dir) && o->solver.polish)
         return slp_error(SLP_ERR_INPUT, "--checkpoint / --resume do not support --polish yet");
+    if (o->solver.comm_lib == SLP_COMM_LIB_NCCL && o->backend != SLP_BACKEND_CUDA)
+        return slp_error(SLP_ERR_INPUT, "--comm-lib nccl needs --backend cuda");
     return SLP_OK;
 }
 

@@ -10,7 +10,7 @@
 #include "core/error.h"
 #include "solver/settings.h"
 
-typedef enum { SLP_BACKEND_CPU = 0, SLP_BACKEND_CUDA = 1 } slp_backend_kind;
+typedef enum { SLP_BACKEND_CPU = 0, SLP_BACKEND_CUDA = 1, SLP_BACKEND_GUARDED = 2 } slp_backend_kind;
 
 typedef struct slp_run_options {
     slp_settings_t solver;  /* the method's settings (defaults: slp_settings_default) */

@@ -1,5 +1,5 @@
 /* One r2HPDHG iteration and the evaluation of the check scalars (docs/algorithm.md
- * sections 4-6), over the backend and the communication plan. */
+ * sections 4-6), over the backend and the exchange (plan/exchange.h). */
 #include <math.h>
 
 #include "core/timer.h"
@@ -15,7 +15,7 @@ slp_err slp_pdhg_iterate(slp_pdhg_t *s, int64_t k, int major)
 
     be->spmv_t(be, s->a, s->y, s->g); /* g = A^T y */
     double t0 = slp_wall_seconds();
-    SLP_CALL(slp_plan_sum_cols(s->plan, s->grid, s->g, s->n));
+    SLP_CALL(slp_exchange_sum_cols(s->ex, s->g));
     s->comm_seconds += slp_wall_seconds() - t0;
     slp_primal_args pa = {s->n, tau, w, major, s->g, s->c, s->lv, s->uv, s->x0,
                           s->x, s->xbar, s->xhat, s->slack, s->dx};
@@ -23,7 +23,7 @@ slp_err slp_pdhg_iterate(slp_pdhg_t *s, int64_t k, int major)
 
     be->spmv(be, s->a, s->xbar, s->h); /* h = A xbar */
     double t1 = slp_wall_seconds();
-    SLP_CALL(slp_plan_sum_rows(s->plan, s->grid, s->h, s->m));
+    SLP_CALL(slp_exchange_sum_rows(s->ex, s->h));
     s->comm_seconds += slp_wall_seconds() - t1;
     slp_dual_args da = {s->m, sigma, w, major, s->h, s->lc, s->uc, s->y0, s->y, s->yhat, s->dy};
     be->dual_step(be, &da);
@@ -95,13 +95,13 @@ static slp_err ray_products(slp_pdhg_t *s, int from_epoch)
     be->ray_project(be, SLP_RAY_PRIMAL, from_x, s->lv, s->uv, s->ray_x, s->n);
     be->ray_project(be, SLP_RAY_DUAL, from_y, s->lc, s->uc, s->ray_y, s->m);
     be->spmv_t(be, s->a, s->ray_y, s->aty_ray);
-    SLP_CALL(slp_plan_sum_cols(s->plan, s->grid, s->aty_ray, s->n));
+    SLP_CALL(slp_exchange_sum_cols(s->ex, s->aty_ray));
     be->spmv(be, s->a, s->ray_x, s->ax_ray);
-    SLP_CALL(slp_plan_sum_rows(s->plan, s->grid, s->ax_ray, s->m));
+    SLP_CALL(slp_exchange_sum_rows(s->ex, s->ax_ray));
     double *rows[] = {s->ray_y, s->ax_ray};
     double *cols[] = {s->ray_x, s->aty_ray};
-    SLP_CALL(slp_plan_sync_rows(s->plan, s->grid, rows, 2, s->m));
-    return slp_plan_sync_cols(s->plan, s->grid, cols, 2, s->n);
+    SLP_CALL(slp_exchange_sync_rows(s->ex, rows, 2));
+    return slp_exchange_sync_cols(s->ex, cols, 2);
 }
 
 /* Local partials of the whole check (iterate and current ray), reduced over the grid. */
@@ -131,20 +131,20 @@ static slp_err sync_replicas(slp_pdhg_t *s)
     int rows = slp_state_vectors(s, SLP_VEC_SYNC, SLP_ROWS, addr, len);
     for (int k = 0; k < rows; k++)
         vecs[k] = *addr[k];
-    SLP_CALL(slp_plan_sync_rows(s->plan, s->grid, vecs, rows, s->m));
+    SLP_CALL(slp_exchange_sync_rows(s->ex, vecs, rows));
     int cols = slp_state_vectors(s, SLP_VEC_SYNC, SLP_COLS, addr, len);
     for (int k = 0; k < cols; k++)
         vecs[k] = *addr[k];
-    return slp_plan_sync_cols(s->plan, s->grid, vecs, cols, s->n);
+    return slp_exchange_sync_cols(s->ex, vecs, cols);
 }
 
 slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_scalars_t *chk, int combined)
 {
     slp_backend_t *be = s->be;
     be->spmv_t(be, s->a, s->yhat, s->aty);
-    SLP_CALL(slp_plan_sum_cols(s->plan, s->grid, s->aty, s->n));
+    SLP_CALL(slp_exchange_sum_cols(s->ex, s->aty));
     be->spmv(be, s->a, s->xhat, s->ax);
-    SLP_CALL(slp_plan_sum_rows(s->plan, s->grid, s->ax, s->m));
+    SLP_CALL(slp_exchange_sum_rows(s->ex, s->ax));
     SLP_CALL(sync_replicas(s));
     SLP_CALL(ray_products(s, 0));
 
@@ -197,6 +197,8 @@ slp_err slp_pdhg_window(slp_pdhg_t *s, slp_loop_t *loop, slp_check_scalars_t *ch
             loop->fpe0 = first.fpe; /* r(z0) of the new epoch */
         }
     }
+    /* A device fault (sticky backend error) ends the run here, on every rank. */
+    SLP_CALL(slp_comm_agree(s->grid->world, s->be->status(s->be)));
     SLP_CALL(slp_pdhg_measure(s, chk, 0));
     loop->checks++;
     return SLP_OK;

@@ -25,7 +25,8 @@ double slp_normal_at(uint64_t seed, uint64_t index)
     return sqrt(-2.0 * log(u1)) * cos(6.283185307179586476925 * u2);
 }
 
-slp_err slp_power_iteration(slp_grid_t *grid, slp_backend_t *be, const slp_block_t *a,
+slp_err slp_power_iteration(slp_grid_t *grid, slp_backend_t *be, slp_exchange_t *ex,
+                            const slp_block_t *a,
                             int64_t m_loc, int64_t n_loc, int64_t row_lo, double *work_m,
                             double *work_m2, double *work_n, double *sigma_max, int *iterations)
 {
@@ -50,9 +51,11 @@ slp_err slp_power_iteration(slp_grid_t *grid, slp_backend_t *be, const slp_block
             return SLP_OK; /* degenerate: caller uses eta = 1 */
         be->vec_axpby(be, v, 1.0 / norm, xv, 0.0, xv, m_loc); /* v = x / ||x|| */
         be->spmv_t(be, a, v, work_n);
-        SLP_CALL(slp_sum_over_col(grid, work_n, n_loc));
+        SLP_CALL(slp_exchange_sum_cols(ex, work_n));
         be->spmv(be, a, work_n, xv);
-        SLP_CALL(slp_sum_over_row(grid, xv, m_loc));
+        SLP_CALL(slp_exchange_sum_rows(ex, xv));
+        /* the dots below count grid column 0's copy: make every replica whole */
+        SLP_CALL(slp_exchange_sync_rows(ex, &xv, 1));
         /* lambda = v.x and ||x - lambda v||^2 = ||x||^2 - lambda^2 since ||v|| = 1. */
         double sums[2] = {be->vec_dot(be, v, xv, m_loc), be->vec_dot(be, xv, xv, m_loc)};
         SLP_CALL(slp_reduce_sums(grid, none, 0, sums, 2));

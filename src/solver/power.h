@@ -4,12 +4,16 @@
 
 #include "backend/backend.h"
 #include "grid/grid.h"
+#include "plan/exchange.h"
 
 /* Estimate sigma_max(A~). The start vector is index-addressable (entry i depends
  * only on the global row index), so every grid shape starts identically.
  * Returns 0 in *sigma_max when the estimate is degenerate (caller uses eta = 1).
- * work_m, work_m2 are backend vectors of m_loc entries, work_n of n_loc. */
-slp_err slp_power_iteration(slp_grid_t *grid, slp_backend_t *be, const slp_block_t *a,
+ * work_m, work_m2 are backend vectors of m_loc entries, work_n of n_loc; the
+ * products are summed through ex (the solver's plan, so the estimate is bitwise
+ * the same on every grid shape and plan). */
+slp_err slp_power_iteration(slp_grid_t *grid, slp_backend_t *be, slp_exchange_t *ex,
+                            const slp_block_t *a,
                             int64_t m_loc, int64_t n_loc, int64_t row_lo, double *work_m,
                             double *work_m2, double *work_n, double *sigma_max, int *iterations);
 

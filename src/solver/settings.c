@@ -30,5 +30,6 @@ void slp_settings_default(slp_settings_t *s)
     s->presolve = 1;
     s->threads = 0;
     s->comm_support = 0;
+    s->comm_lib = 0; /* SLP_COMM_LIB_AUTO */
     s->log_every_check = 0;
 }

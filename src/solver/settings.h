@@ -38,6 +38,7 @@ typedef struct slp_settings {
     int presolve;        /* distributed presolve (on) */
     int threads;         /* CPU threads per rank (0 = default) */
     int comm_support;    /* 1: support-aware communication plan (--comm support) */
+    int comm_lib;        /* slp_comm_lib (plan/exchange.h): --comm-lib auto|mpi|nccl */
     int log_every_check; /* print every check (--verbose) */
 } slp_settings_t;
 

@@ -116,6 +116,7 @@ static void destroy_solver(slp_pdhg_t *s)
     slp_state_destroy(s, SLP_VEC_ALL);
     if (s->a)
         be->block_destroy(be, s->a);
+    slp_exchange_destroy(&s->ex);
     slp_plan_destroy(&s->plan);
     free(s->host_lv);
     free(s->host_uv);
@@ -178,14 +179,12 @@ static slp_err extract(slp_pdhg_t *s, double sense, slp_result_t *res)
         rc = slp_alloc(&dcol, (size_t)n + 1, sizeof(double));
     if (rc == SLP_OK)
         rc = slp_alloc(&drow, (size_t)m + 1, sizeof(double));
+    double *host[] = {res->x, res->rc, c, dcol, res->y, res->ax, drow};
+    const double *dev[] = {s->xhat, s->aty, s->c, s->dcol, s->yhat, s->ax, s->drow};
+    int64_t len[] = {n, n, n, n, m, m, m};
+    for (int k = 0; rc == SLP_OK && k < 7; k++)
+        rc = be->vec_download(be, host[k], dev[k], len[k]);
     if (rc == SLP_OK) {
-        be->vec_download(be, res->x, s->xhat, n);
-        be->vec_download(be, res->rc, s->aty, n);
-        be->vec_download(be, c, s->c, n);
-        be->vec_download(be, dcol, s->dcol, n);
-        be->vec_download(be, res->y, s->yhat, m);
-        be->vec_download(be, res->ax, s->ax, m);
-        be->vec_download(be, drow, s->drow, m);
         double tb = s->theta_b, tc = s->theta_c;
         for (int64_t j = 0; j < n; j++) {
             res->x[j] /= dcol[j] * tb;
@@ -250,6 +249,41 @@ static slp_err model_hops(slp_pdhg_t *s, const slp_local_problem_t *lp, slp_resu
     return rc;
 }
 
+/* Device memory a rank needs (docs/gpu.md section 4): the state vectors (twice the
+ * phase vectors with polishing), A_rc and its transpose in CSR with 32- or 64-bit
+ * indices, the products' scratch vectors, and 10% + 64 MiB for the cuSPARSE
+ * buffers and the runtime. Refused up front when more than the free memory. */
+static slp_err check_device_memory(slp_pdhg_t *s, const slp_local_problem_t *lp)
+{
+    int64_t free_bytes = s->be->memory_free(s->be);
+    if (free_bytes < 0)
+        return SLP_OK; /* host memory: the run layer's checks cover it */
+    double **addr[SLP_STATE_MAX_VECS];
+    int64_t len[SLP_STATE_MAX_VECS];
+    double vectors = 0.0;
+    int count = slp_state_vectors(s, SLP_VEC_ALL, SLP_ANY_SPACE, addr, len);
+    for (int k = 0; k < count; k++)
+        vectors += 8.0 * (double)len[k];
+    if (s->set->polish) {
+        count = slp_state_vectors(s, SLP_VEC_PHASE, SLP_ANY_SPACE, addr, len);
+        for (int k = 0; k < count; k++)
+            vectors += 2.0 * 8.0 * (double)len[k];
+    }
+    const slp_csr_t *a = &lp->A;
+    int wide = a->nnz > INT32_MAX || a->rows > INT32_MAX || a->cols > INT32_MAX;
+    double idx = wide ? 8.0 : 4.0;
+    double matrix = 2.0 * (double)a->nnz * (8.0 + idx) + idx * (double)(a->rows + a->cols + 2) +
+                    8.0 * (double)(a->rows + a->cols);
+    double need = 1.1 * (vectors + matrix) + 64.0 * 1024 * 1024;
+    if (need <= (double)free_bytes)
+        return SLP_OK;
+    return slp_error(SLP_ERR_NOMEM,
+                     "rank %d: the solve needs about %.3g GB of device memory (vectors %.3g GB, "
+                     "matrix block %.3g GB, %lld nonzeros) but %.3g GB are free; use more ranks",
+                     s->grid->rank, need / 1e9, vectors / 1e9, matrix / 1e9, (long long)a->nnz,
+                     (double)free_bytes / 1e9);
+}
+
 static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, slp_result_t *res)
 {
     double t0 = slp_wall_seconds();
@@ -263,6 +297,7 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, slp_result_t *res)
         s->norms = *s->in->norms;
     else
         SLP_CALL(slp_compute_norms(s->grid, lp, &s->norms));
+    SLP_CALL(slp_comm_agree(s->grid->world, check_device_memory(s, lp)));
     slp_scaling_t sc;
     SLP_CALL(slp_scale(s->grid, lp, s->set, &sc));
     s->theta_b = sc.theta_b;
@@ -274,6 +309,8 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, slp_result_t *res)
     slp_scaling_free(&sc);
     SLP_CALL(rc);
     SLP_CALL(slp_plan_create(s->grid, lp, s->set->comm_support ? "support" : "dense", &s->plan));
+    SLP_CALL(slp_exchange_create(s->grid, s->be, s->plan, (slp_comm_lib)s->set->comm_lib, s->m,
+                                 s->n, &s->ex));
     SLP_CALL(model_hops(s, lp, res));
     if (slp_checkpoint_active()) /* the matrix goes into the checkpoint fingerprint */
         s->matrix_crc = block_crc(&lp->A);
@@ -284,8 +321,8 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, slp_result_t *res)
     double sigma_max = 0.0;
     int power_iters = 0;
     /* work vectors: y/yhat (m) and g (n) are free before the first iteration */
-    SLP_CALL(slp_power_iteration(s->grid, s->be, s->a, s->m, s->n, lp->row_lo, s->h, s->dy, s->g,
-                                 &sigma_max, &power_iters));
+    SLP_CALL(slp_power_iteration(s->grid, s->be, s->ex, s->a, s->m, s->n, lp->row_lo, s->h, s->dy,
+                                 s->g, &sigma_max, &power_iters));
     s->eta = sigma_max > 0.0 ? 0.998 / sigma_max : 1.0;
     s->omega = 1.0;
     if (!s->set->bound_obj_rescaling)

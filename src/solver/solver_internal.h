@@ -5,6 +5,7 @@
 #define SLP_SOLVER_INTERNAL_H
 
 #include "plan/comm_plan.h"
+#include "plan/exchange.h"
 #include "solver/scaling.h"
 #include "solver/solver.h"
 
@@ -17,7 +18,8 @@ typedef struct {
     int64_t n, m;                 /* local slice lengths */
     slp_block_t *a;               /* scaled A_rc and its transpose */
     uint32_t matrix_crc;          /* crc32 of the scaled A_rc as uploaded (checkpoints only) */
-    slp_comm_plan_t *plan;        /* communication plan of the products (NULL: dense) */
+    slp_comm_plan_t *plan;        /* communication plan of the products */
+    slp_exchange_t *ex;           /* the plan applied to backend vectors */
     /* column slice (replicated down the grid column) */
     double *c, *lv, *uv, *dcol;
     double *x, *x0, *xbar, *xhat, *slack, *dx, *g, *aty;

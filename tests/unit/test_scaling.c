@@ -3,12 +3,15 @@
  * alpha = 1, bound/objective rescaling, and the power iteration's sigma_max. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "backend/backend.h"
 #include "check.h"
 #include "dense_model.h"
 #include "grid/distribute.h"
 #include "grid/grid.h"
+#include "plan/comm_plan.h"
+#include "plan/exchange.h"
 #include "solver/power.h"
 #include "solver/scaling.h"
 
@@ -84,8 +87,9 @@ static void test_pock_chambolle(void)
 
 /* sigma_max of [[3, 0], [4, 5]]: A^T A = [[25, 20], [20, 25]] has eigenvalues 45 and 5,
  * so sigma_max = sqrt 45. The power iteration stops at a residual of 1e-4 min(1, lambda),
- * so its estimate is within about 1e-4 relative. */
-static void test_power_iteration(void)
+ * so its estimate is within about 1e-4 relative. Run on the CPU backend and on the
+ * guarded one (vectors host code cannot touch, sums staged through the exchange). */
+static void test_power_iteration(int guarded)
 {
     double a[] = {3, 0, 4, 5}, c[] = {0, 0}, lv[] = {0, 0}, uv[] = {1, 1};
     double lc[] = {-INFINITY, -INFINITY}, uc[] = {1, 1};
@@ -95,7 +99,16 @@ static void test_power_iteration(void)
     slp_grid_t *grid = NULL;
     slp_grid_create(1, 1, &grid);
     slp_backend_t *be = NULL;
-    CHECK(slp_backend_cpu_create(1, &be) == SLP_OK, "backend");
+    CHECK((guarded ? slp_backend_guarded_create(1, &be) : slp_backend_cpu_create(1, &be)) ==
+              SLP_OK,
+          "backend");
+    slp_comm_plan_t *plan = NULL;
+    slp_exchange_t *ex = NULL;
+    CHECK(slp_plan_create(grid, &lp, "dense", &plan) == SLP_OK, "plan");
+    CHECK(slp_exchange_create(grid, be, plan, SLP_COMM_LIB_AUTO, 2, 2, &ex) == SLP_OK,
+          "exchange");
+    CHECK(!strcmp(slp_exchange_kind(ex), guarded ? "staged" : "host"), "exchange kind %s",
+          slp_exchange_kind(ex));
     slp_block_t *blk = NULL;
     double *wm = NULL, *wm2 = NULL, *wn = NULL;
     CHECK(be->block_create(be, &lp.A, &blk) == SLP_OK, "block");
@@ -104,7 +117,7 @@ static void test_power_iteration(void)
     be->vec_create(be, 2, &wn);
     double sigma = 0.0;
     int iters = 0;
-    CHECK(slp_power_iteration(grid, be, blk, 2, 2, 0, wm, wm2, wn, &sigma, &iters) == SLP_OK,
+    CHECK(slp_power_iteration(grid, be, ex, blk, 2, 2, 0, wm, wm2, wn, &sigma, &iters) == SLP_OK,
           "power iteration: %s", slp_error_message());
     CHECK_CLOSE(sigma, sqrt(45.0), 1e-4);
     CHECK(iters >= 1 && iters <= 5000, "iterations %d", iters);
@@ -112,6 +125,8 @@ static void test_power_iteration(void)
     be->vec_destroy(be, wm2);
     be->vec_destroy(be, wn);
     be->block_destroy(be, blk);
+    slp_exchange_destroy(&ex);
+    slp_plan_destroy(&plan);
     be->destroy(be);
     slp_local_problem_free(&lp);
     slp_grid_destroy(&grid);
@@ -122,6 +137,7 @@ int main(void)
 {
     test_ruiz_diagonal();
     test_pock_chambolle();
-    test_power_iteration();
+    test_power_iteration(0);
+    test_power_iteration(1);
     return check_summary();
 }

@@ -301,6 +301,31 @@ static void cpu_row_check(slp_backend_t *be, const slp_row_check_args *args,
 
 static void cpu_destroy(slp_backend_t *be) { free(be); }
 
+static slp_err cpu_status(slp_backend_t *be)
+{
+    (void)be;
+    return SLP_OK;
+}
+
+static int64_t cpu_memory_free(slp_backend_t *be)
+{
+    (void)be;
+    return -1;
+}
+
+static slp_err cpu_host_alloc(slp_backend_t *be, size_t bytes, void **out)
+{
+    (void)be;
+    *out = slp_malloc(bytes > 0 ? bytes : 1);
+    return *out ? SLP_OK : SLP_ERR_NOMEM;
+}
+
+static void cpu_host_free(slp_backend_t *be, void *p)
+{
+    (void)be;
+    free(p);
+}
+
 slp_err slp_backend_cpu_create(int threads, slp_backend_t **out)
 {
     *out = NULL;
@@ -314,7 +339,11 @@ slp_err slp_backend_cpu_create(int threads, slp_backend_t **out)
 #endif
     slp_backend_t *be = &cpu->base;
     be->name = "cpu";
-    be->host_memory = 1;
+    be->memory = SLP_MEM_HOST;
+    be->status = cpu_status;
+    be->memory_free = cpu_memory_free;
+    be->host_alloc = cpu_host_alloc;
+    be->host_free = cpu_host_free;
     be->vec_create = cpu_vec_create;
     be->vec_destroy = cpu_vec_destroy;
     be->vec_upload = cpu_vec_upload;

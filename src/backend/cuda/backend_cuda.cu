@@ -678,6 +678,49 @@ static void cu_destroy(slp_backend_t *be)
     free(cu);
 }
 
+/* The seam's status: wait for the stream, then the sticky code; a device fault
+ * that no operation has reported yet (an asynchronous kernel error) is caught
+ * by the synchronisation and recorded as well. */
+static slp_err cu_status(slp_backend_t *be)
+{
+    cuda_backend_t *cu = cuda_of(be);
+    if (cu->failed != SLP_OK)
+        return cu->failed;
+    CU_CALL(cu, cudaStreamSynchronize(cu->stream));
+    CU_CALL(cu, cudaGetLastError());
+    return SLP_OK;
+}
+
+static int64_t cu_memory_free(slp_backend_t *be)
+{
+    size_t free_bytes = 0, total = 0;
+    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess)
+        return -1;
+    (void)be;
+    return (int64_t)free_bytes;
+}
+
+static slp_err cu_host_alloc(slp_backend_t *be, size_t bytes, void **out)
+{
+    cuda_backend_t *cu = cuda_of(be);
+    *out = NULL;
+    CU_CALL(cu, cudaMallocHost(out, bytes > 0 ? bytes : 1));
+    return SLP_OK;
+}
+
+static void cu_host_free(slp_backend_t *be, void *p)
+{
+    (void)be;
+    if (p)
+        cudaFreeHost(p);
+}
+
+extern "C" int slp_backend_cuda_device_count(void)
+{
+    int count = 0;
+    return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+}
+
 extern "C" int slp_cuda_pick_device(int count)
 {
     static const char *vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID",
@@ -729,7 +772,11 @@ extern "C" slp_err slp_backend_cuda_create(int device, slp_backend_t **out)
     }
     slp_backend_t *be = &cu->base;
     be->name = "cuda";
-    be->host_memory = 0;
+    be->memory = SLP_MEM_DEVICE;
+    be->status = cu_status;
+    be->memory_free = cu_memory_free;
+    be->host_alloc = cu_host_alloc;
+    be->host_free = cu_host_free;
     be->vec_create = cu_vec_create;
     be->vec_destroy = cu_vec_destroy;
     be->vec_upload = cu_vec_upload;
