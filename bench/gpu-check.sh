@@ -156,9 +156,12 @@ done
 
 # ---------------------------------------------------------------- 4. ranks sharing the GPU (MPI path)
 log "1 rank (a) vs 2 ranks on one GPU (b), grid 1x2, --comm-lib mpi (host-staged exchange)"
-for inst in "$ROOT/examples/data/afiro.mps" "$WORK/mcf-small-1x2"; do
+# pairs ONE_RANK_INPUT:TWO_RANK_INPUT (a shard directory is cut for its grid)
+for pair in "$ROOT/examples/data/afiro.mps:$ROOT/examples/data/afiro.mps" \
+    "$WORK/mcf-small:$WORK/mcf-small-1x2"; do
+    one=${pair%%:*}; inst=${pair#*:}
     name=$(basename "$inst" .mps)-np2
-    run 90 "solve-$name-np1" "$SLP" solve "$inst" --backend "$DEV" --tol 1e-8 --time-limit 60 \
+    run 90 "solve-$name-np1" "$SLP" solve "$one" --backend "$DEV" --tol 1e-8 --time-limit 60 \
         --quiet --json "$WORK/$name-np1.json" || log "$name np1: exit $? (see solve-$name-np1.log)"
     run 90 "solve-$name-np2" $MPIRUN -np 2 "$SLP" solve "$inst" --grid 1x2 --backend "$DEV" \
         --comm-lib mpi --tol 1e-8 --time-limit 60 --verbose --json "$WORK/$name-np2.json" ||
@@ -273,7 +276,7 @@ EOF
     echo $((t2 - t0)) > "$WORK/last-wall"
 }
 
-log "throughput, stage 1: ~1e8 nonzeros, $ITERS iterations"
+log "throughput, stage 1: ~$(python3 -c "print(f'{$PER_K * 20:.0e}')") nonzeros, $ITERS iterations"
 if throughput 20; then
     WALL1=$(cat "$WORK/last-wall")
     best=0
