@@ -81,7 +81,7 @@ const char *shardlp_option_kind(int k)
         [SLP_OPT_REAL] = "real",   [SLP_OPT_INT] = "integer", [SLP_OPT_INT64] = "integer",
         [SLP_OPT_BOOL] = "bool",   [SLP_OPT_CHOICE] = "choice", [SLP_OPT_GRID] = "grid",
         [SLP_OPT_PATH] = "path",   [SLP_OPT_FLAG] = "flag",     [SLP_OPT_FILE] = "file",
-        [SLP_OPT_IGNORED] = "ignored", [SLP_OPT_IGNORED_QUIETLY] = "ignored"};
+    };
     int count = 0;
     const slp_option_t *t = slp_option_table(&count);
     return k >= 0 && k < count ? kinds[t[k].type] : NULL;

@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "core/interrupt.h"
 #include "core/log.h"
+#include "run/highs_options.h"
 #include "run/option_table.h"
 #include "run/run.h"
 
@@ -48,11 +49,12 @@ static slp_err parse_option(int argc, char **argv, int *k, slp_run_options_t *o)
             return slp_option_set(o, opt->name, "off");
         opt = NULL;
     }
-    if (!opt)
+    int highs_only = !opt && slp_highs_default(name + 2); /* --parallel on: no effect */
+    if (!opt && !highs_only)
         return slp_error(SLP_ERR_INPUT, "unknown option %s (see shardlp solve --help)", name);
-    if (!value && opt->type == SLP_OPT_BOOL)
+    if (!value && opt && opt->type == SLP_OPT_BOOL)
         value = *k + 1 < argc && is_bool_word(argv[*k + 1]) ? argv[++*k] : "on";
-    else if (!value && opt->type != SLP_OPT_FLAG) {
+    else if (!value && (highs_only || opt->type != SLP_OPT_FLAG)) {
         if (*k + 1 >= argc)
             return slp_error(SLP_ERR_INPUT, "option %s needs a value", name + 2);
         value = argv[++*k];

@@ -51,11 +51,19 @@ static slp_err decided_result(const slp_local_problem_t *lp, int status, slp_res
 /* Follow-up solves start from zero, with no trace and the solver's own norms. */
 static const slp_solve_inputs_t NO_INPUTS = {0};
 
+/* Settings for a solve after presolve or a follow-up solve: the time left of the user's limit. */
+static slp_settings_t follow_up(const slp_settings_t *settings, double t_start)
+{
+    slp_settings_t set = *settings;
+    set.time_limit = fmax(0.0, settings->time_limit - (slp_wall_seconds() - t_start));
+    return set;
+}
+
 /* Presolve (unless off), solve, recover. *unbounded_cols receives presolve's count
  * of improving empty columns, whose ray replaces the solver's when set. */
 static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_t *settings,
-                       const slp_solve_inputs_t *inputs, slp_backend_t *be, slp_result_t *result,
-                       slp_presolve_stats_t *stats, int64_t *unbounded_cols)
+                       double t_start, const slp_solve_inputs_t *inputs, slp_backend_t *be,
+                       slp_result_t *result, slp_presolve_stats_t *stats, int64_t *unbounded_cols)
 {
     memset(stats, 0, sizeof *stats);
     memset(result, 0, sizeof *result);
@@ -75,10 +83,11 @@ static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, const slp_sett
     if (rc == SLP_OK) {
         *stats = *slp_presolve_stats(pre);
         *unbounded_cols = slp_presolve_unbounded_columns(pre);
+        slp_settings_t left = follow_up(settings, t_start); /* presolve counts */
         if (decided >= 0)
             rc = decided_result(lp, decided, result);
         else
-            rc = slp_solve(grid, lp, settings, &in, be, result);
+            rc = slp_solve(grid, lp, &left, &in, be, result);
     }
     rc = slp_comm_agree(grid->world, rc);
     if (rc == SLP_OK && decided < 0)
@@ -92,14 +101,6 @@ static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, const slp_sett
     }
     slp_presolve_free(&pre);
     return rc;
-}
-
-/* Settings for a follow-up solve: the time left of the user's limit. */
-static slp_settings_t follow_up(const slp_settings_t *settings, double t_start)
-{
-    slp_settings_t set = *settings;
-    set.time_limit = fmax(0.0, settings->time_limit - (slp_wall_seconds() - t_start));
-    return set;
 }
 
 /* A copy of the original problem for a follow-up solve (objective 0 when asked). */
@@ -116,7 +117,7 @@ static slp_err solve_copy(slp_grid_t *grid, const slp_local_problem_t *orig,
     }
     slp_presolve_stats_t stats;
     int64_t unbounded = 0;
-    slp_err rc = attempt(grid, &lp, set, inputs, be, out, &stats, &unbounded);
+    slp_err rc = attempt(grid, &lp, set, slp_wall_seconds(), inputs, be, out, &stats, &unbounded);
     slp_local_problem_free(&lp);
     return rc;
 }
@@ -291,8 +292,8 @@ slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
     slp_local_problem_t orig;
     SLP_CALL(slp_comm_agree(grid->world, slp_local_problem_copy(lp, &orig)));
     int64_t unbounded_cols = 0;
-    slp_err rc = attempt(grid, lp, settings, inputs ? inputs : &NO_INPUTS, be, result, stats,
-                         &unbounded_cols);
+    slp_err rc = attempt(grid, lp, settings, t_start, inputs ? inputs : &NO_INPUTS, be, result,
+                         stats, &unbounded_cols);
     int reduced = stats->total.rows + stats->total.cols + stats->total.nnz > 0 || unbounded_cols > 0;
     if (rc == SLP_OK)
         rc = verdict(grid, &orig, settings, t_start, unbounded_cols, reduced, be, result);

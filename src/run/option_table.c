@@ -7,14 +7,10 @@
 #define RUN(field) offsetof(slp_run_options_t, field)
 #define SOLVER(field) (offsetof(slp_run_options_t, solver) + offsetof(slp_settings_t, field))
 #define NOFIELD 0
-#define BIG 1e300
+#define BIG SLP_OPT_BIG
 #define I64MAX 9.3e18 /* INT64 range "to the top" (clamped to INT64_MAX when parsed) */
 
 _Static_assert(sizeof(slp_norm) == sizeof(int), "CHOICE options are stored as int");
-
-static const char HIGHS_IGNORED[] =
-    "run_crossover|ranging|random_seed|read_solution_file|read_basis_file|"
-    "write_basis_file|write_model_file|mip_rel_gap|mip_abs_gap|simplex_strategy";
 
 static const slp_option_t TABLE[] = {
     /* termination */
@@ -33,8 +29,9 @@ static const slp_option_t TABLE[] = {
     {"norm", NULL, SLP_OPT_CHOICE, SOLVER(norm), 0, 0, "l2|linf", NULL, "termination", "NORM",
      "norm of the residuals in both forms"},
     {"time-limit", NULL, SLP_OPT_REAL, SOLVER(time_limit), 0.0, BIG, NULL, NULL, "termination",
-     "SEC", "wall-clock seconds of the main loop"},
-    {"iter-limit", NULL, SLP_OPT_INT64, SOLVER(iter_limit), 1, I64MAX, NULL, NULL, "termination",
+     "SEC", "wall-clock seconds from the end of reading to the result: presolve, scaling, step "
+     "size, iterations, polishing, postsolve (inf: none)"},
+    {"iter-limit", "pdlp_iteration_limit", SLP_OPT_INT64, SOLVER(iter_limit), 1, I64MAX, NULL, NULL, "termination",
      "N", "iteration limit (checked at every evaluation)"},
     {"eval-freq", NULL, SLP_OPT_INT, SOLVER(eval_freq), 3, 1000000, NULL, NULL, "termination",
      "K", "iterations between termination checks"},
@@ -67,8 +64,14 @@ static const slp_option_t TABLE[] = {
      "solve the LP relaxation of a model with integer columns; without it such a model is "
      "refused"},
     /* output */
-    {"sol", "solution_file", SLP_OPT_PATH, RUN(sol_path), 0, 0, NULL, NULL, "output", "FILE",
-     "text solution (HiGHS raw style, docs/solution-format.md)"},
+    {"sol", "solution_file", SLP_OPT_PATH, RUN(sol_path), 0, 0, NULL, "write-solution-to-file=on",
+     "output", "FILE", "text solution (HiGHS raw style, docs/solution-format.md)"},
+    {"write-solution-to-file", NULL, SLP_OPT_BOOL, RUN(write_solution), 0, 0, NULL, NULL,
+     "output", NULL, "write the text solution to --sol's file (HiGHS; naming the file turns it "
+     "on)"},
+    {"write-solution-style", NULL, SLP_OPT_INT, RUN(solution_style), -1, 4, NULL, NULL, "output",
+     "K", "HiGHS's solution style: 0 (raw) is what shardlp writes; another style is written as "
+     "raw with a warning"},
     {"out", NULL, SLP_OPT_PATH, RUN(out_dir), 0, 0, NULL, NULL, "output", "DIR",
      "sharded solution (docs/shard-format.md)"},
     {"json", NULL, SLP_OPT_PATH, RUN(json_path), 0, 0, NULL, NULL, "output", "FILE",
@@ -81,6 +84,8 @@ static const slp_option_t TABLE[] = {
      "0 quiet, 1 log, 2 every check"},
     {"log-to-console", NULL, SLP_OPT_BOOL, RUN(log_to_console), 0, 0, NULL, NULL, "output", NULL,
      "print the log (HiGHS: false is the same as --quiet)"},
+    {"output-flag", NULL, SLP_OPT_BOOL, RUN(output_flag), 0, 0, NULL, NULL, "output", NULL,
+     "any log at all, console and --log-file (HiGHS's switch)"},
     {"quiet", NULL, SLP_OPT_FLAG, NOFIELD, 0, 0, NULL, "verbosity=0", "output",
      NULL, "no log (verbosity 0)"},
     {"verbose", NULL, SLP_OPT_FLAG, NOFIELD, 0, 0, NULL, "verbosity=2", "output", NULL,
@@ -95,18 +100,17 @@ static const slp_option_t TABLE[] = {
     /* input */
     {"model-file", NULL, SLP_OPT_PATH, RUN(model_path), 0, 0, NULL, NULL, "input", "FILE",
      "the model (the same as the first argument)"},
+    {"start", "read_solution_file", SLP_OPT_PATH, RUN(start_path), 0, 0, NULL, NULL, "input",
+     "FILE", "warm start from a text solution of this model (HiGHS raw style, as --sol writes "
+     "and PuLP's warmStart; model files only)"},
     {"options-file", NULL, SLP_OPT_FILE, NOFIELD, 0, 0, NULL, NULL, "input", "FILE",
-     "HiGHS options file: lines `name = value` with the names of this table or HiGHS's"},
+     "HiGHS options file: lines `name = value` with the names of this table or HiGHS's; "
+     "HiGHS options without use here are ignored (named in one warning unless they hold "
+     "HiGHS's default)"},
     {"solver", NULL, SLP_OPT_CHOICE, RUN(highs_solver), 0, 0,
      "choose|simplex|ipm|ipx|hipo|pdlp", NULL, "input", NULL,
      "HiGHS's LP solver choice: shardlp always runs its own method; any choice but choose "
      "means, as in HiGHS, that a model with integer columns is solved as its LP relaxation"},
-    {"parallel", HIGHS_IGNORED, SLP_OPT_IGNORED, NOFIELD, 0, 0, NULL, NULL, "input", "X",
-     "HiGHS options accepted with a warning and no effect"},
-    {"write-solution-to-file", "write_solution_style", SLP_OPT_IGNORED_QUIETLY, NOFIELD, 0, 0,
-     NULL, NULL, "input", "X",
-     "HiGHS options without a warning: the text solution is always the raw style, written "
-     "when --sol names a file"},
 };
 
 const slp_option_t *slp_option_table(int *count)
@@ -225,7 +229,7 @@ void slp_option_print_help(FILE *out)
             n += snprintf(text + n, sizeof text - (size_t)n, " (default %s)", def);
         if (t[k].highs && n < (int)sizeof text)
             snprintf(text + n, sizeof text - (size_t)n, " [%s%s]",
-                     t[k].type >= SLP_OPT_IGNORED ? "also: " : "HiGHS: ", t[k].highs);
+                     "HiGHS: ", t[k].highs);
         if (strlen(usage) > HELP_INDENT - 3) /* a long usage: the text starts below */
             fprintf(out, "  %s\n%*s", usage, HELP_INDENT, "");
         else

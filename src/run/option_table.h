@@ -18,10 +18,11 @@ typedef enum {
     SLP_OPT_GRID,    /* int[2]: "RxC" */
     SLP_OPT_PATH,    /* char * (owned copy) */
     SLP_OPT_FLAG,    /* no value: sets `implies` ("verbosity=0") */
-    SLP_OPT_FILE,    /* an options file to read now */
-    SLP_OPT_IGNORED, /* a HiGHS option accepted with a warning, no effect */
-    SLP_OPT_IGNORED_QUIETLY /* a HiGHS option whose effect is always shardlp's way */
+    SLP_OPT_FILE     /* an options file to read now */
 } slp_opt_type;
+
+/* The top of a REAL range that is open: such an option also takes inf. */
+#define SLP_OPT_BIG 1e300
 
 typedef struct slp_option {
     const char *name;     /* shardlp's name (--name on the command line) */

@@ -40,6 +40,7 @@ typedef struct run {
     slp_backend_t *be;
     slp_run_info_t info;          /* for the outputs */
     double *x0s, *y0s;            /* this rank's warm-start slices */
+    double *start_x, *start_y;    /* rank 0: the whole warm start read from --start */
     FILE *log_file;
     int checkpoint_lock;          /* rank 0: flock on the checkpoint directory, or -1 */
     double t_start;
@@ -48,12 +49,24 @@ typedef struct run {
 /* Rank 0: every output file can be written, before any work is done. */
 static slp_err check_outputs(const slp_run_options_t *o)
 {
-    const char *paths[] = {o->sol_path, o->json_path, o->trace_path};
+    const char *paths[] = {o->write_solution ? o->sol_path : NULL, o->json_path, o->trace_path};
     const char *what[] = {"solution", "JSON summary", "CSV trace"};
     for (int k = 0; k < 3; k++)
         if (paths[k])
             SLP_CALL(slp_out_check(paths[k], what[k], 0));
     return o->out_dir ? slp_shard_check_output_dir(o->out_dir, 1) : SLP_OK;
+}
+
+/* The HiGHS options given that change nothing here, in one warning (rank 0). */
+static void warn_highs_options(const slp_run_options_t *o)
+{
+    if (slp_comm_rank(slp_comm_world()) != 0)
+        return;
+    if (o->highs_ignored[0])
+        slp_warn("HiGHS options without effect in shardlp were ignored: %s\n", o->highs_ignored);
+    if (o->solution_style != 0 && o->sol_path && o->write_solution)
+        slp_warn("write_solution_style %d: the solution is written in the raw style (0)\n",
+                 o->solution_style);
 }
 
 /* Rank 0 checks the outputs, opens the CSV trace and the log file; every rank
@@ -66,7 +79,7 @@ static slp_err open_side_files(run_t *r)
         SLP_CALL(check_outputs(o));
     if (root && o->checkpoint_dir)
         SLP_CALL(slp_dir_lock(o->checkpoint_dir, "checkpoint directory", &r->checkpoint_lock));
-    if (o->log_path && root) {
+    if (o->log_path && o->output_flag && root) {
         r->log_file = fopen(o->log_path, "w");
         if (!r->log_file)
             slp_warn("%s: cannot open the log file; logging to the console only\n", o->log_path);
@@ -103,12 +116,14 @@ static slp_err load(run_t *r)
     if (r->sharded)
         rc = slp_run_read_shards(path, &r->manifest, r->grid, &r->lp, &r->info);
     else
-        rc = slp_run_distribute(r->grid, path, r->in->model, r->opt, &r->lp, &r->info);
+        rc = slp_run_distribute(r->grid, path, r->in->model, r->opt, &r->lp, &r->info,
+                                &r->start_x, &r->start_y);
     rc = slp_comm_agree(r->grid->world, rc);
+    const double *x0 = r->in->x0 ? r->in->x0 : r->start_x;
+    const double *y0 = r->in->x0 || r->in->y0 ? r->in->y0 : r->start_y;
     if (rc == SLP_OK)
         rc = slp_comm_agree(r->grid->world,
-                            slp_run_scatter_start(r->grid, &r->lp, r->in->x0, r->in->y0,
-                                                  &r->x0s, &r->y0s));
+                            slp_run_scatter_start(r->grid, &r->lp, x0, y0, &r->x0s, &r->y0s));
     r->inputs.x0 = r->x0s;
     r->inputs.y0 = r->y0s;
     r->info.read_seconds = slp_wall_seconds() - t0;
@@ -196,7 +211,7 @@ static void fill_output(const run_t *r, slp_run_output_t *out)
 /* Log level for the run (restored by the caller's slp_log_set_level). */
 static void set_log_level(const slp_run_options_t *o)
 {
-    int v = o->log_to_console ? o->verbosity : 0;
+    int v = o->output_flag && o->log_to_console ? o->verbosity : 0;
     slp_log_set_level(v <= 0 ? SLP_LOG_QUIET : v == 1 ? SLP_LOG_NORMAL : SLP_LOG_VERBOSE);
     slp_log_set_printing(slp_comm_rank(slp_comm_world()) == 0);
 }
@@ -218,12 +233,16 @@ slp_err slp_run(const slp_run_options_t *opt, const slp_run_input_t *in,
     if (rc == SLP_OK)
         rc = r.sharded ? slp_run_shard_grid(in->path, opt, &r.manifest, &r.grid)
                        : slp_run_grid(opt, &r.grid);
+    if (rc == SLP_OK && r.sharded && opt->start_path)
+        rc = slp_error(SLP_ERR_UNSUPPORTED, "%s: --start needs a model file; a shard directory "
+                       "has no warm start from a text solution yet", in->path);
     if (rc == SLP_OK && r.sharded)
         rc = slp_run_check_memory(in->path, opt->mem_limit, &r.manifest, r.grid);
     if (rc == SLP_OK)
         rc = open_side_files(&r);
     rc = slp_comm_agree(slp_comm_world(), rc);
     if (rc == SLP_OK) {
+        warn_highs_options(opt);
         slp_log("shardlp %s: %d rank%s, grid %dx%d, backend %s\n", SLP_VERSION, r.grid->size,
                 r.grid->size == 1 ? "" : "s", r.grid->R, r.grid->C, backend_name(opt));
         rc = load(&r);
@@ -233,7 +252,8 @@ slp_err slp_run(const slp_run_options_t *opt, const slp_run_input_t *in,
     if (rc == SLP_OK) {
         r.info.t_start = r.t_start;
         rc = slp_comm_agree(r.grid->world,
-                            slp_write_outputs(r.grid, &r.lp, &out->result, &r.info, opt->sol_path,
+                            slp_write_outputs(r.grid, &r.lp, &out->result, &r.info,
+                                              opt->write_solution ? opt->sol_path : NULL,
                                               opt->out_dir, opt->json_path));
     }
     if (rc == SLP_OK && gather)
@@ -247,6 +267,8 @@ slp_err slp_run(const slp_run_options_t *opt, const slp_run_input_t *in,
     out->total_seconds = slp_wall_seconds() - r.t_start;
     close_side_files(&r);
     free(r.x0s);
+    free(r.start_x);
+    free(r.start_y);
     free(r.y0s);
     if (r.be)
         r.be->destroy(r.be);

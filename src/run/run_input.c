@@ -1,6 +1,7 @@
 /* A run's input (run/run_input.h). */
 #include "run/run_input.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include "core/log.h"
 #include "grid/distribute.h"
 #include "io/input_format.h"
+#include "io/solution_text.h"
 
 slp_err slp_run_grid(const slp_run_options_t *o, slp_grid_t **grid)
 {
@@ -148,6 +150,38 @@ static slp_err root_model(const char *path, const slp_model_t *given, const slp_
                             o->relax || o->highs_solver != 0);
 }
 
+/* Rank 0: the warm start of --start, from a text solution of `model` (its names): the
+ * column values (missing ones 0, with a warning) and, when the file has every row
+ * dual, the duals. Both in the user's sense, as the C API's x0 / y0. */
+static slp_err read_start(const char *path, const slp_model_t *model, double **x0, double **y0)
+{
+    slp_solution_t *sol = NULL;
+    SLP_CALL(slp_solution_text_read_model(path, model, &sol));
+    int64_t missing = 0;
+    for (int64_t j = 0; j < model->n; j++)
+        if (!isfinite(sol->x[j])) {
+            sol->x[j] = 0.0;
+            missing++;
+        }
+    if (missing == model->n)
+        slp_warn("%s: no column values: the warm start is x = 0\n", path);
+    else if (missing)
+        slp_warn("%s: %lld of %lld column values missing or not finite: 0 used there\n", path,
+                 (long long)missing, (long long)model->n);
+    *x0 = sol->x;
+    sol->x = NULL;
+    int duals = sol->missing[SLP_SOL_DUAL_ROWS] == 0 && model->m > 0;
+    for (int64_t i = 0; duals && i < model->m; i++)
+        duals = isfinite(sol->y[i]);
+    if (duals) {
+        *y0 = sol->y;
+        sol->y = NULL;
+    }
+    slp_log("Warm start from %s: column values%s\n", path, duals ? " and row duals" : "");
+    slp_solution_destroy(&sol);
+    return SLP_OK;
+}
+
 /* Rank 0: what the outputs keep of the model (name, and the names for --sol). */
 static slp_err keep_for_outputs(slp_model_t *owned, const slp_model_t *model,
                                 const slp_run_options_t *o, slp_run_info_t *info)
@@ -170,13 +204,15 @@ static slp_err keep_for_outputs(slp_model_t *owned, const slp_model_t *model,
 
 slp_err slp_run_distribute(slp_grid_t *grid, const char *path, const slp_model_t *given,
                            const slp_run_options_t *o, slp_local_problem_t *lp,
-                           slp_run_info_t *info)
+                           slp_run_info_t *info, double **start_x, double **start_y)
 {
     slp_model_t *owned = NULL;
     const slp_model_t *model = NULL;
     slp_err rc = SLP_OK;
     if (grid->rank == 0) {
         rc = root_model(path, given, o, &owned, &model);
+        if (rc == SLP_OK && o->start_path)
+            rc = read_start(o->start_path, model, start_x, start_y);
         if (rc == SLP_OK)
             rc = keep_for_outputs(owned, model, o, info);
     }

@@ -22,10 +22,11 @@ slp_err slp_run_check_memory(const char *dir, double mem_limit, const slp_shard_
 slp_err slp_run_read_shards(const char *dir, const slp_shard_manifest_t *man, slp_grid_t *grid,
                             slp_local_problem_t *lp, slp_run_info_t *info);
 /* Rank 0 reads `path` (or takes `model` when path is NULL), validates it, applies the
- * integer rule (o->relax), keeps the names when o->sol_path is set, and sends every
- * rank its block. */
+ * integer rule (o->relax), reads the warm start of o->start_path into *start_x /
+ * *start_y (whole vectors, owned by the caller; *start_y stays NULL without duals),
+ * keeps the names when o->sol_path is set, and sends every rank its block. */
 slp_err slp_run_distribute(slp_grid_t *grid, const char *path, const slp_model_t *model,
                            const slp_run_options_t *o, slp_local_problem_t *lp,
-                           slp_run_info_t *info);
+                           slp_run_info_t *info, double **start_x, double **start_y);
 
 #endif

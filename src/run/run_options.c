@@ -1,8 +1,6 @@
 /* Setting, reading and copying run options through the option table. */
 #include "run/run_options.h"
 
-#include "plan/exchange.h"
-
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +11,7 @@
 #include "core/parse.h"
 #include "grid/grid.h"
 #include "plan/exchange.h"
+#include "run/highs_options.h"
 #include "run/option_table.h"
 
 void slp_run_options_default(slp_run_options_t *o)
@@ -22,6 +21,8 @@ void slp_run_options_default(slp_run_options_t *o)
     o->backend = SLP_BACKEND_CPU;
     o->verbosity = 1;
     o->log_to_console = 1;
+    o->output_flag = 1;
+    o->write_solution = 1;
     o->checkpoint_every = 300.0;
 }
 
@@ -114,8 +115,9 @@ static slp_err set_bool(const char *label, const char *value, int *out)
 static slp_err set_number(const slp_option_t *opt, const char *label, const char *value,
                           void *field)
 {
-    if (opt->type == SLP_OPT_REAL)
-        return slp_parse_double(label, value, opt->lo, opt->hi, (double *)field);
+    if (opt->type == SLP_OPT_REAL) /* a range open to the top takes inf */
+        return slp_parse_double(label, value, opt->lo, opt->hi >= SLP_OPT_BIG ? INFINITY : opt->hi,
+                                (double *)field);
     int64_t hi = opt->hi >= 9.2e18 ? INT64_MAX : (int64_t)opt->hi, v = 0;
     SLP_CALL(slp_parse_int64(label, value, (int64_t)opt->lo, hi, &v));
     if (opt->type == SLP_OPT_INT)
@@ -165,21 +167,34 @@ static slp_err set_value(slp_run_options_t *o, const slp_option_t *opt, const ch
         return set_path((char **)field, label, value);
     case SLP_OPT_FILE:
         return slp_options_file_read(value, o);
-    case SLP_OPT_IGNORED:
-        slp_warn("option %s=%s is a HiGHS option that shardlp ignores\n", label, value);
-        return SLP_OK;
-    case SLP_OPT_IGNORED_QUIETLY:
-        return SLP_OK;
     case SLP_OPT_FLAG:
         break;
     }
     return slp_error(SLP_ERR_INTERNAL, "option %s: unhandled type", label);
 }
 
+/* A HiGHS option shardlp has no use for: nothing to do at its default, else noted
+ * for the run's one warning. */
+static slp_err ignore_highs_option(slp_run_options_t *o, const char *name, const char *value)
+{
+    if (!value)
+        return slp_error(SLP_ERR_INPUT, "option %s needs a value", name);
+    if (slp_highs_is_default(name, value))
+        return SLP_OK;
+    size_t used = strlen(o->highs_ignored), cap = sizeof o->highs_ignored;
+    if (used + strlen(name) + strlen(value) + 8 < cap)
+        snprintf(o->highs_ignored + used, cap - used, "%s%s=%s", used ? ", " : "", name, value);
+    else if (used + 6 < cap && !strstr(o->highs_ignored, ", ..."))
+        snprintf(o->highs_ignored + used, cap - used, ", ...");
+    return SLP_OK;
+}
+
 slp_err slp_option_set(slp_run_options_t *o, const char *name, const char *value)
 {
     const slp_option_t *opt = slp_option_find(name);
     const char *label = name && name[0] == '-' && name[1] == '-' ? name + 2 : name;
+    if (!opt && label && slp_highs_default(label))
+        return ignore_highs_option(o, label, value);
     if (!opt)
         return slp_error(SLP_ERR_INPUT, "unknown option '%s' (shardlp solve --help lists them)",
                          label ? label : "(null)");
@@ -249,19 +264,58 @@ slp_err slp_run_options_validate(const slp_run_options_t *o)
 enum { MAX_OPTIONS_FILE_DEPTH = 8 };
 
 /* One `name = value` line; errors are prefixed with FILE:LINE. */
+/* "name = value" with the value possibly empty; both trimmed. 0 if no '=' or no name. */
+static int split_line(char *line, char *name, size_t name_size, char *value, size_t value_size)
+{
+    char *eq = strchr(line, '=');
+    if (!eq)
+        return 0;
+    *eq = '\0';
+    char *a = line, *b = eq + 1;
+    while (*a == ' ' || *a == '\t')
+        a++;
+    while (*b == ' ' || *b == '\t')
+        b++;
+    size_t la = strcspn(a, " \t\r\n"), lb = strlen(b);
+    while (lb > 0 && (b[lb - 1] == ' ' || b[lb - 1] == '\t' || b[lb - 1] == '\r' ||
+                      b[lb - 1] == '\n'))
+        lb--;
+    if (la == 0 || la >= name_size || lb >= value_size || a[la + strspn(a + la, " \t")] != '\0')
+        return 0;
+    memcpy(name, a, la);
+    name[la] = '\0';
+    memcpy(value, b, lb);
+    value[lb] = '\0';
+    return 1;
+}
+
+static void clear_path(slp_run_options_t *o, const slp_option_t *opt)
+{
+    char **p = path_field(o, opt);
+    free(*p);
+    *p = NULL;
+}
+
 static slp_err apply_line(slp_run_options_t *o, const char *path, int lineno, char *line)
 {
     char *hash = strchr(line, '#');
     if (hash)
         *hash = '\0';
     char name[256], value[2048], rest[8];
-    if (sscanf(line, " %255[^= \t] = %2047s", name, value) != 2) {
+    if (!split_line(line, name, sizeof name, value, sizeof value)) {
         if (sscanf(line, " %7s", rest) == 1)
             return slp_error(SLP_ERR_INPUT, "%s:%d: expected 'name = value'", path, lineno);
         return SLP_OK; /* blank or comment */
     }
-    if (!slp_option_find(name)) {
-        slp_warn("%s:%d: option '%s' is not used by shardlp\n", path, lineno, name);
+    const slp_option_t *opt = slp_option_find(name);
+    if (!opt && !slp_highs_default(name)) {
+        slp_warn("%s:%d: '%s' is neither a shardlp nor a HiGHS option; ignored\n", path, lineno,
+                 name);
+        return SLP_OK;
+    }
+    if (!value[0] && (!opt || opt->type == SLP_OPT_PATH)) { /* HiGHS: "no file", "default" */
+        if (opt)
+            clear_path(o, opt);
         return SLP_OK;
     }
     slp_err rc = slp_option_set(o, name, value);

@@ -20,13 +20,20 @@ typedef struct slp_run_options {
     int highs_solver;       /* HiGHS's --solver: 0 choose; an LP solver relaxes integers */
     int verbosity;          /* 0 quiet, 1 log, 2 every check */
     int log_to_console;     /* HiGHS's switch: 0 = quiet whatever the verbosity */
+    int output_flag;        /* HiGHS's switch: 0 = no log anywhere (console or log file) */
+    int write_solution;     /* HiGHS's write_solution_to_file: --sol's file is written */
+    int solution_style;     /* HiGHS's write_solution_style (0 raw: the one written) */
     double mem_limit;       /* per-rank bytes for the shard-input size check (0: system) */
     double checkpoint_every; /* seconds between checkpoints */
     /* Paths (owned; NULL = not given). */
     char *model_path;       /* the model (CLI: first argument or --model_file) */
     char *sol_path, *out_dir, *json_path, *trace_path, *log_path;
     char *checkpoint_dir, *resume_dir;
+    char *start_path;       /* warm start: a text solution of the model (--start) */
     int options_file_depth; /* options files being read (guards against a file naming itself) */
+    /* HiGHS options set to something other than HiGHS's default that shardlp has no use
+     * for, "name=value, ..." (one warning per run names them; run.c). */
+    char highs_ignored[512];
 } slp_run_options_t;
 
 /* The defaults of the table (the command line's: verbosity 1). */
@@ -36,15 +43,19 @@ slp_err slp_run_options_copy(const slp_run_options_t *src, slp_run_options_t *ds
 
 /* Set one option by any of its names: shardlp's (`tol`, `time-limit`; '-' and '_'
  * are the same, a leading "--" is allowed) or HiGHS's (`time_limit`,
- * `primal_feasibility_tolerance`, ...). Errors name the option and the allowed values. */
+ * `primal_feasibility_tolerance`, ...). Any other HiGHS option (`mip_rel_gap`) is
+ * accepted and has no effect (see highs_ignored). Errors name the option and the
+ * allowed values. */
 slp_err slp_option_set(slp_run_options_t *o, const char *name, const char *value);
 /* The current value as text (what slp_option_set accepts). */
 slp_err slp_option_get(const slp_run_options_t *o, const char *name, char *buf, size_t size);
 /* Cross-option rules checked before a run (e.g. --checkpoint with --polish). */
 slp_err slp_run_options_validate(const slp_run_options_t *o);
 
-/* A HiGHS options file: lines `name = value`, '#' comments. Names of the table are
- * applied; HiGHS names shardlp has no use for get a warning (so HiGHS callers work). */
+/* A HiGHS options file: lines `name = value`, '#' comments, values may be empty
+ * (a path option is then unset) or inf. Names of the table are applied; HiGHS's other
+ * options are ignored (recorded in highs_ignored unless they hold HiGHS's default);
+ * any other name gets a warning naming FILE:LINE. */
 slp_err slp_options_file_read(const char *path, slp_run_options_t *o);
 
 #endif

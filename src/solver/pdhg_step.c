@@ -182,9 +182,9 @@ slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_scalars_t *chk, int combined)
     return SLP_OK;
 }
 
-slp_err slp_pdhg_window(slp_pdhg_t *s, slp_loop_t *loop, slp_check_scalars_t *chk)
+slp_err slp_pdhg_window(slp_pdhg_t *s, slp_loop_t *loop, int iters, slp_check_scalars_t *chk)
 {
-    const int freq = s->set->eval_freq;
+    const int freq = iters;
     for (int it = 1; it <= freq; it++) {
         int first_of_epoch = loop->epoch == 0;
         int last_of_window = it == freq;

@@ -129,7 +129,7 @@ static slp_err run_phase(slp_pdhg_t *p, int dual_phase, int64_t budget, double d
     SLP_CALL(slp_comm_max(p->grid->world, now, 2));
     SLP_CALL(slp_comm_min(p->grid->world, limit, 1));
     while (loop.total < budget && now[0] < limit[0] && now[1] == 0.0) {
-        SLP_CALL(slp_pdhg_window(p, &loop, &chk));
+        SLP_CALL(slp_pdhg_window(p, &loop, p->set->eval_freq, &chk));
         if (!slp_pdhg_all_finite(&chk))
             break;
         if (dual_phase ? slp_pdhg_dual_feasible(p, &chk) : slp_pdhg_primal_feasible(p, &chk)) {

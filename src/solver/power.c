@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/timer.h"
 #include "grid/reduce.h"
 
 #define SLP_POWER_MAX_ITERS 5000
@@ -28,7 +29,8 @@ double slp_normal_at(uint64_t seed, uint64_t index)
 slp_err slp_power_iteration(slp_grid_t *grid, slp_backend_t *be, slp_exchange_t *ex,
                             const slp_block_t *a,
                             int64_t m_loc, int64_t n_loc, int64_t row_lo, double *work_m,
-                            double *work_m2, double *work_n, double *sigma_max, int *iterations)
+                            double *work_m2, double *work_n, double deadline, double *sigma_max,
+                            int *iterations)
 {
     *sigma_max = 0.0;
     *iterations = 0;
@@ -68,6 +70,12 @@ slp_err slp_power_iteration(slp_grid_t *grid, slp_backend_t *be, slp_exchange_t 
         *sigma_max = sqrt(lambda);
         if (residual < SLP_POWER_TOL * fmin(1.0, lambda))
             break;
+        if (isfinite(deadline)) {
+            double late[1] = {slp_wall_seconds() >= deadline ? 1.0 : 0.0};
+            SLP_CALL(slp_reduce_max(grid, late, 1));
+            if (late[0] > 0.0)
+                break;
+        }
     }
     return SLP_OK;
 }

@@ -11,11 +11,13 @@
  * Returns 0 in *sigma_max when the estimate is degenerate (caller uses eta = 1).
  * work_m, work_m2 are backend vectors of m_loc entries, work_n of n_loc; the
  * products are summed through ex (the solver's plan, so the estimate is bitwise
- * the same on every grid shape and plan). */
+ * the same on every grid shape and plan). At the wall-clock `deadline` (INFINITY:
+ * none; agreed over the grid) it stops with the estimate so far. */
 slp_err slp_power_iteration(slp_grid_t *grid, slp_backend_t *be, slp_exchange_t *ex,
                             const slp_block_t *a,
                             int64_t m_loc, int64_t n_loc, int64_t row_lo, double *work_m,
-                            double *work_m2, double *work_n, double *sigma_max, int *iterations);
+                            double *work_m2, double *work_n, double deadline, double *sigma_max,
+                            int *iterations);
 
 /* Standard normal deviate for (seed, index), from a counter-based hash. */
 double slp_normal_at(uint64_t seed, uint64_t index);

@@ -1,5 +1,7 @@
 #include "solver/settings.h"
 
+#include <math.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,7 +14,7 @@ void slp_settings_default(slp_settings_t *s)
     s->gap_rel = 1e-4;
     s->norm = SLP_NORM_L2;
     s->eps_infeas = 1e-10;
-    s->time_limit = 3600.0;
+    s->time_limit = INFINITY; /* none, as in HiGHS */
     s->iter_limit = INT64_MAX;
     s->eval_freq = 200;
     s->ruiz_iters = 10;

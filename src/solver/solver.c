@@ -284,7 +284,7 @@ static slp_err check_device_memory(slp_pdhg_t *s, const slp_local_problem_t *lp)
                      (double)free_bytes / 1e9);
 }
 
-static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, slp_result_t *res)
+static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, double t_entry, slp_result_t *res)
 {
     double t0 = slp_wall_seconds();
     int64_t dropped = 0;
@@ -322,13 +322,18 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, slp_result_t *res)
     int power_iters = 0;
     /* work vectors: y/yhat (m) and g (n) are free before the first iteration */
     SLP_CALL(slp_power_iteration(s->grid, s->be, s->ex, s->a, s->m, s->n, lp->row_lo, s->h, s->dy,
-                                 s->g, &sigma_max, &power_iters));
+                                 s->g, t_entry + s->set->time_limit, &sigma_max, &power_iters));
     s->eta = sigma_max > 0.0 ? 0.998 / sigma_max : 1.0;
     s->omega = 1.0;
     if (!s->set->bound_obj_rescaling)
         s->omega = (1.0 + s->norms.c_l2) / (1.0 + s->norms.b_l2);
     s->omega0 = s->omega;
     res->power_seconds = slp_wall_seconds() - t1;
+    /* A power step is two products, about the cost of an iteration: the first
+     * estimate of the time per iteration for the time limit (agreed). */
+    double per_step[1] = {power_iters > 0 ? res->power_seconds / power_iters : 0.0};
+    SLP_CALL(slp_reduce_max(s->grid, per_step, 1));
+    s->seconds_per_iter = per_step[0];
     slp_log_verbose("power iteration: sigma_max %.6e after %d steps, eta %.6e\n", sigma_max,
                     power_iters, s->eta);
     return SLP_OK;
@@ -392,10 +397,22 @@ static void trace_row(FILE *trace, int64_t iter, double seconds, const slp_check
             chk->rel_p, chk->rel_d, chk->rel_gap, omega, (long long)restarts);
 }
 
-static slp_err main_loop(slp_pdhg_t *s, double sense, slp_result_t *res)
+/* Iterations of the next window: eval_freq, fewer when the time limit would fall
+ * inside it (from the agreed time per iteration, so every rank agrees). */
+static int window_length(const slp_pdhg_t *s, double elapsed)
+{
+    int freq = s->set->eval_freq;
+    double left = s->set->time_limit - elapsed;
+    if (!isfinite(left) || !(s->seconds_per_iter > 0.0) || left >= freq * s->seconds_per_iter)
+        return freq;
+    return left <= s->seconds_per_iter ? 1 : (int)(left / s->seconds_per_iter);
+}
+
+/* The time limit's clock starts at t_entry (the solver's entry: setup counts). */
+static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result_t *res)
 {
     const slp_settings_t *set = s->set;
-    double start = slp_wall_seconds();
+    double start = t_entry, loop_start = slp_wall_seconds();
     slp_loop_t loop;
     slp_loop_init(&loop, s->omega, 1);
     slp_polish_t *polish = NULL;
@@ -412,8 +429,15 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, slp_result_t *res)
         log_header();
         trace_row(s->in->trace, 0, 0.0, &chk, sense, s->omega, 0);
     }
+    double elapsed_now = slp_wall_seconds() - start;
+    double agreed[1] = {elapsed_now};
+    if (rc == SLP_OK)
+        rc = slp_reduce_max(s->grid, agreed, 1);
+    double loop_elapsed0 = agreed[0];
+    int64_t loop_total0 = loop.total;
+    int window = window_length(s, agreed[0]);
     while (rc == SLP_OK && status < 0) {
-        rc = slp_pdhg_window(s, &loop, &chk);
+        rc = slp_pdhg_window(s, &loop, window, &chk);
         if (rc != SLP_OK)
             break;
         /* One collective per check: agreed clock, signals, checkpoint decision. */
@@ -423,6 +447,9 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, slp_result_t *res)
                                   &checkpoint_due);
         if (rc != SLP_OK)
             break;
+        if (loop.total > loop_total0) /* measured: replaces the power-step estimate */
+            s->seconds_per_iter = (elapsed - loop_elapsed0) / (double)(loop.total - loop_total0);
+        window = window_length(s, elapsed);
         status = check_status(s, &chk, loop.total, elapsed);
         if (status < 0 && interrupted)
             status = SLP_STATUS_INTERRUPTED;
@@ -452,7 +479,7 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, slp_result_t *res)
     slp_polish_destroy(&polish);
     SLP_CALL(rc);
     res->status = (slp_status)status;
-    res->solve_seconds = slp_wall_seconds() - start;
+    res->solve_seconds = slp_wall_seconds() - loop_start;
     fill_result(s, &loop, &chk, sense, res);
     return SLP_OK;
 }
@@ -470,10 +497,11 @@ slp_err slp_solve(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
     s.n = lp->n_loc;
     s.m = lp->m_loc;
     double sense = lp->sense < 0 ? -1.0 : 1.0;
-    slp_err rc = setup(&s, lp, result);
+    double t_entry = slp_wall_seconds();
+    slp_err rc = setup(&s, lp, t_entry, result);
     if (rc == SLP_OK) {
         slp_interrupt_graceful(1); /* the loop stops at its next check */
-        rc = main_loop(&s, sense, result);
+        rc = main_loop(&s, sense, t_entry, result);
         slp_interrupt_graceful(0);
     }
     if (rc == SLP_OK)

@@ -35,6 +35,7 @@ typedef struct {
     double eta, omega;
     double omega0;                /* initial primal weight (polishing phases keep it) */
     double comm_seconds;          /* wall time inside the products' sums (this rank) */
+    double seconds_per_iter;      /* agreed estimate (time limit: the last window's length) */
 } slp_pdhg_t;
 
 /* The state vectors of slp_pdhg_t, declared once (solver/state.c): their space and
@@ -99,8 +100,9 @@ void slp_loop_init(slp_loop_t *loop, double omega, int use_pid);
 slp_err slp_pdhg_iterate(slp_pdhg_t *s, int64_t k, int major);
 /* combined = 1 for a point assembled from two polishing phases (bound-form dual objective). */
 slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_scalars_t *chk, int combined);
-/* eval_freq iterations (measuring FPE0 at an epoch's first iteration), then the check. */
-slp_err slp_pdhg_window(slp_pdhg_t *s, slp_loop_t *loop, slp_check_scalars_t *chk);
+/* `iters` iterations (eval_freq, or fewer before the time limit; measuring FPE0 at an
+ * epoch's first iteration), then the check. */
+slp_err slp_pdhg_window(slp_pdhg_t *s, slp_loop_t *loop, int iters, slp_check_scalars_t *chk);
 double slp_pdhg_norm(const slp_pdhg_t *s, double l2, double linf);
 
 /* termination.c */

@@ -21,10 +21,12 @@ static void test_defaults(void)
 {
     slp_run_options_t o;
     slp_run_options_default(&o);
-    /* docs/cli.md and docs/algorithm.md: tol 1e-4, eval 200, time 3600, l2, presolve on */
+    /* docs/cli.md and docs/algorithm.md: tol 1e-4, eval 200, no time limit, l2, presolve on */
     CHECK(o.solver.tol == 1e-4, "tol %g", o.solver.tol);
     CHECK(o.solver.eval_freq == 200, "eval_freq %d", o.solver.eval_freq);
-    CHECK(o.solver.time_limit == 3600.0, "time limit %g", o.solver.time_limit);
+    CHECK(isinf(o.solver.time_limit) && o.solver.time_limit > 0, "time limit %g",
+          o.solver.time_limit);
+    CHECK(o.output_flag == 1 && o.write_solution == 1 && o.solution_style == 0, "HiGHS switches");
     CHECK(o.solver.norm == SLP_NORM_L2 && o.solver.presolve == 1 && o.solver.polish == 0, "flags");
     CHECK(o.verbosity == 1 && o.checkpoint_every == 300.0, "run defaults");
     slp_run_options_free(&o);
@@ -85,6 +87,41 @@ static void test_refusals(void)
     slp_run_options_free(&o);
 }
 
+/* An options file as highspy's writeOptions writes it: inf, empty values, HiGHS's
+ * other options (silent at their defaults, listed once otherwise), unknown names. */
+static void test_highs_options_file(const char *tmpdir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/highs.opt", tmpdir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL, "cannot write %s", path);
+    if (!f)
+        return;
+    fputs("# written by highspy\npresolve = off\nsolver = choose\nparallel = choose\n"
+          "time_limit = inf\nrun_crossover = on\nmip_rel_gap = 0.01\n"
+          "primal_feasibility_tolerance = 1e-07\nlog_file = \nsolution_file = \n"
+          "output_flag = false\nwrite_solution_to_file = false\nread_solution_file =\n"
+          "objective_bound = inf\n", f);
+    fclose(f);
+    slp_run_options_t o;
+    slp_run_options_default(&o);
+    CHECK(slp_option_set(&o, "solution_file", "/tmp/x.sol") == SLP_OK && o.sol_path, "sol");
+    CHECK(slp_option_set(&o, "time_limit", "5") == SLP_OK, "time limit");
+    CHECK(slp_options_file_read(path, &o) == SLP_OK, "file: %s", slp_error_message());
+    CHECK(o.solver.presolve == 0, "presolve = off");
+    CHECK(isinf(o.solver.time_limit), "time_limit = inf: %g", o.solver.time_limit);
+    CHECK(o.solver.tol == 1e-7, "tolerance %g", o.solver.tol);
+    CHECK(o.sol_path == NULL, "an empty solution_file unsets the path");
+    CHECK(o.output_flag == 0 && o.write_solution == 0, "output_flag, write_solution_to_file");
+    CHECK(!strcmp(o.highs_ignored, "mip_rel_gap=0.01"), "ignored list '%s'", o.highs_ignored);
+    CHECK(slp_option_set(&o, "simplex_strategy", "4") == SLP_OK, "another HiGHS option");
+    CHECK(strstr(o.highs_ignored, "simplex_strategy=4") != NULL, "ignored list '%s'",
+          o.highs_ignored);
+    CHECK(slp_option_set(&o, "time_limit", "-inf") == SLP_ERR_INPUT, "-inf refused");
+    slp_error_clear();
+    slp_run_options_free(&o);
+}
+
 static void test_every_row_round_trips(void)
 {
     int count = 0;
@@ -94,7 +131,7 @@ static void test_every_row_round_trips(void)
     slp_run_options_default(&o);
     for (int k = 0; k < count; k++) {
         char text[256];
-        if (t[k].type == SLP_OPT_FLAG || t[k].type == SLP_OPT_FILE || t[k].type >= SLP_OPT_IGNORED)
+        if (t[k].type == SLP_OPT_FLAG || t[k].type == SLP_OPT_FILE)
             continue;
         CHECK(slp_option_get(&o, t[k].name, text, sizeof text) == SLP_OK, "get %s", t[k].name);
         if (t[k].type == SLP_OPT_PATH)
@@ -196,6 +233,7 @@ int main(void)
     test_defaults();
     test_spellings();
     test_refusals();
+    test_highs_options_file(dir);
     test_every_row_round_trips();
     test_options_file(dir);
     test_api_settings();

@@ -117,7 +117,7 @@ static void test_power_iteration(int guarded)
     be->vec_create(be, 2, &wn);
     double sigma = 0.0;
     int iters = 0;
-    CHECK(slp_power_iteration(grid, be, ex, blk, 2, 2, 0, wm, wm2, wn, &sigma, &iters) == SLP_OK,
+    CHECK(slp_power_iteration(grid, be, ex, blk, 2, 2, 0, wm, wm2, wn, INFINITY, &sigma, &iters) == SLP_OK,
           "power iteration: %s", slp_error_message());
     CHECK_CLOSE(sigma, sqrt(45.0), 1e-4);
     CHECK(iters >= 1 && iters <= 5000, "iterations %d", iters);

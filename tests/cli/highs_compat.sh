@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# HiGHS compatibility of `shardlp solve` (docs/cli.md, "HiGHS compatibility"):
+#  1. the options file highspy 1.16's writeOptions writes (tests/data) is accepted:
+#     inf, empty values, HiGHS's other options silent at their defaults;
+#     output_flag = false prints nothing;
+#  2. `presolve = off` in a file, `--presolve off` and `--no-presolve` give the same run;
+#  3. HiGHS options without use here are named in one warning; unknown names warned;
+#  4. write_solution_to_file = false keeps solution_file from being written;
+#  5. --time-limit 0: status time_limit, a solution file still written;
+#  6. --start / --read_solution_file: a warm start from the solver's own solution and from
+#     a PuLP-style file (primal values only) ends at the published optimum in fewer
+#     iterations than the cold start.
+set -u
+BIN=$1; ROOT=$2; SHARED=$3
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+ok() { echo "ok: $*"; pass=$((pass+1)); }
+bad() { echo "FAIL: $*"; fail=$((fail+1)); }
+json() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
+AFIRO=$ROOT/examples/data/afiro.mps
+ADLITTLE=$SHARED/lp/netlib/adlittle.mps.gz; ADLITTLE_OPT=225494.96316
+
+# 1.
+"$BIN" solve "$AFIRO" --options-file "$ROOT/tests/data/highs-1.16-write-options.opt" \
+    --json "$T/w.json" >"$T/w.out" 2>"$T/w.err" || bad "writeOptions file refused: $(cat "$T/w.err")"
+[ ! -s "$T/w.out" ] && [ ! -s "$T/w.err" ] && ok "writeOptions file: silent (output_flag = false)" \
+    || bad "writeOptions file printed: $(head -3 "$T/w.out" "$T/w.err")"
+[ "$(json "$T/w.json" status)" = optimal ] && ok "writeOptions file: optimal" || bad "status"
+
+# 2.
+printf 'presolve = off\n' > "$T/p.opt"
+"$BIN" solve "$AFIRO" --options-file "$T/p.opt" --quiet --json "$T/p1.json" || bad "file presolve"
+"$BIN" solve "$AFIRO" --presolve off --quiet --json "$T/p2.json" || bad "--presolve off"
+"$BIN" solve "$AFIRO" --no-presolve --quiet --json "$T/p3.json" || bad "--no-presolve"
+"$BIN" solve "$AFIRO" --quiet --json "$T/p4.json" || bad "presolve on"
+python3 - "$T" <<'PY' && ok "presolve off: three spellings, one run" || bad "presolve spellings differ"
+import json, sys
+runs = [json.load(open(f"{sys.argv[1]}/p{k}.json")) for k in (1, 2, 3, 4)]
+key = lambda r: (r["status"], r["iterations"], r["objective"], json.dumps(r["presolve"], sort_keys=True))
+same = key(runs[0]) == key(runs[1]) == key(runs[2])
+differs = key(runs[3]) != key(runs[0])  # presolve on removes rows of afiro
+print([key(r)[:3] for r in runs])
+sys.exit(0 if same and differs else 1)
+PY
+
+# 3.
+"$BIN" solve "$AFIRO" --quiet --parallel on --mip_rel_gap 0.05 --mip_abs_gap 1e-06 \
+    2>"$T/i.err" || bad "HiGHS options on the command line refused: $(cat "$T/i.err")"
+[ "$(grep -c warning "$T/i.err")" = 1 ] && grep -q "parallel=on, mip_rel_gap=0.05" "$T/i.err" &&
+    ! grep -q mip_abs_gap "$T/i.err" && ok "one warning names the non-default HiGHS options" ||
+    bad "warnings: $(cat "$T/i.err")"
+printf 'tim_limit = 3\n' > "$T/u.opt"
+"$BIN" solve "$AFIRO" --quiet --options-file "$T/u.opt" 2>"$T/u.err" &&
+    grep -q "u.opt:1: 'tim_limit' is neither a shardlp nor a HiGHS option" "$T/u.err" &&
+    ok "unknown name warned with FILE:LINE" || bad "unknown name: $(cat "$T/u.err")"
+
+# 4.
+printf 'write_solution_to_file = false\n' > "$T/nw.opt"
+"$BIN" solve "$AFIRO" --quiet --solution_file "$T/nw.sol" --options-file "$T/nw.opt" ||
+    bad "write_solution_to_file run"
+[ ! -e "$T/nw.sol" ] && ok "write_solution_to_file = false: no file" || bad "solution file written"
+"$BIN" solve "$AFIRO" --quiet --options-file "$T/nw.opt" --solution_file "$T/nw2.sol" &&
+    [ -s "$T/nw2.sol" ] && ok "a later solution_file turns writing back on" || bad "later solution_file"
+
+# 5.
+"$BIN" solve "$ADLITTLE" --quiet --time-limit 0 --json "$T/t.json" --sol "$T/t.sol" ||
+    bad "time limit 0 run failed"
+[ "$(json "$T/t.json" status)" = time_limit ] && [ -s "$T/t.sol" ] &&
+    grep -q "Time limit reached" "$T/t.sol" && ok "time limit 0: time_limit with a solution file" ||
+    bad "time limit 0: $(json "$T/t.json" status)"
+
+# 6.
+"$BIN" solve "$ADLITTLE" --quiet --tol 1e-8 --json "$T/cold.json" --sol "$T/cold.sol" || bad "cold"
+"$BIN" solve "$ADLITTLE" --quiet --tol 1e-8 --start "$T/cold.sol" --json "$T/warm.json" || bad "warm"
+python3 - "$T/cold.sol" "$T/pulp.mst" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+start = lines.index("# Primal solution values")
+cols = next(i for i in range(start, len(lines)) if lines[i].startswith("# Columns"))
+n = int(lines[cols].split()[2])
+out = ["Model status", "None", "", "# Primal solution values", "Feasible", "", f"# Columns {n}"]
+out += lines[cols + 1: cols + 1 + n]
+open(sys.argv[2], "w").write("\n".join(out))  # PuLP's HiGHS_CMD.writesol layout
+PY
+"$BIN" solve "$ADLITTLE" --quiet --tol 1e-8 --read_solution_file "$T/pulp.mst" \
+    --json "$T/pulp.json" || bad "PuLP-style start"
+python3 - "$T" "$ADLITTLE_OPT" <<'PY' && ok "warm starts: fewer iterations, same optimum" || bad "warm start"
+import json, sys
+d, ref = sys.argv[1], float(sys.argv[2])
+cold, warm, pulp = (json.load(open(f"{d}/{k}.json")) for k in ("cold", "warm", "pulp"))
+print("iterations cold", cold["iterations"], "warm", warm["iterations"], "primal only", pulp["iterations"])
+good = all(r["status"] == "optimal" and abs(r["objective"] - ref) <= 1e-6 * abs(ref) for r in (cold, warm, pulp))
+sys.exit(0 if good and warm["iterations"] < cold["iterations"] and pulp["iterations"] < cold["iterations"] else 1)
+PY
+"$BIN" gen qap --size 4 --grid 1x1 --out "$T/q.shards" --quiet
+"$BIN" solve "$T/q.shards" --quiet --start "$T/cold.sol" 2>"$T/s.err"; rc=$?
+[ $rc -ne 0 ] && grep -q "start needs a model file" "$T/s.err" && ok "--start on shards refused" ||
+    bad "--start on shards: rc $rc $(cat "$T/s.err")"
+
+echo "highs_compat: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
