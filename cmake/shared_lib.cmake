@@ -4,7 +4,8 @@
 add_library(shardlp_shared SHARED ${SLP_SOURCES})
 target_include_directories(shardlp_shared PUBLIC ${CMAKE_SOURCE_DIR}/src ${CMAKE_SOURCE_DIR}/include)
 target_compile_options(shardlp_shared PRIVATE ${SLP_WARNINGS})
-target_link_libraries(shardlp_shared PUBLIC MPI::MPI_C ZLIB::ZLIB Threads::Threads ${MATH_LIB})
+target_link_libraries(shardlp_shared PUBLIC MPI::MPI_C ZLIB::ZLIB BZip2::BZip2 LibLZMA::LibLZMA
+                      Threads::Threads ${MATH_LIB})
 if(SLP_OPENMP AND OpenMP_C_FOUND)
   target_link_libraries(shardlp_shared PUBLIC OpenMP::OpenMP_C)
   target_compile_definitions(shardlp_shared PUBLIC SLP_HAVE_OPENMP=1)

@@ -38,7 +38,7 @@ wait
 
 for t in mps shard solution; do
   $CC -fsanitize=fuzzer $CFLAGS -I"$ROOT/fuzz" "$ROOT/fuzz/fuzz_$t.c" "${objs[@]}" -DSLP_VERSION='"fuzz"' \
-      $MPI_LIB -lz -lm -o "$OUT/fuzz_$t"
+      $MPI_LIB -lz -lbz2 -llzma -lm -o "$OUT/fuzz_$t"
 done
 
 # ---- seed corpora ------------------------------------------------------------------

@@ -1,4 +1,4 @@
-/* Fuzz target: the MPS reader (slp_mps_read: streaming parser, gzip detection, model
+/* Fuzz target: the MPS reader (slp_mps_read: streaming parser, compression detection, model
  * assembly and validation). The input bytes are the file, plain or gzip. */
 #include <stddef.h>
 #include <stdint.h>

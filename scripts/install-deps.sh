@@ -10,6 +10,11 @@ command -v make >/dev/null 2>&1 || need+=(make)
 command -v mpicc >/dev/null 2>&1 || need+=(libopenmpi-dev)
 command -v mpirun >/dev/null 2>&1 || need+=(openmpi-bin)
 [ -f /usr/include/zlib.h ] || need+=(zlib1g-dev)
+# bzip2 and xz input (src/io/text_in.c); the tools make the compressed test files.
+[ -f /usr/include/bzlib.h ] || need+=(libbz2-dev)
+[ -f /usr/include/lzma.h ] || need+=(liblzma-dev)
+command -v bzip2 >/dev/null 2>&1 || need+=(bzip2)
+command -v xz >/dev/null 2>&1 || need+=(xz-utils)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v gzip >/dev/null 2>&1 || need+=(gzip)
 # Clp is the reference solver some tests compare against.

@@ -4,26 +4,52 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
+#include "io/lp.h"
 #include "io/mps.h"
+#include "io/text_in.h"
 
-static int ends_with(const char *s, const char *suffix)
+/* NAME.lp, also with .gz, .bz2 or .xz after it. */
+static int has_lp_extension(const char *path)
 {
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && !strcmp(s + a - b, suffix);
+    static const char *const endings[] = {".lp", ".lp.gz", ".lp.bz2", ".lp.xz"};
+    size_t len = strlen(path);
+    for (size_t k = 0; k < sizeof endings / sizeof endings[0]; k++) {
+        size_t e = strlen(endings[k]);
+        if (len > e && !strcasecmp(path + len - e, endings[k]))
+            return 1;
+    }
+    return 0;
 }
 
-/* What the first bytes say: gzip, bzip2, xz, or nothing known (0). */
-static int magic_kind(const unsigned char *p, size_t n)
+/* LP or MPS from the first line that is not blank or a comment ('\\' in LP, '*' in
+ * MPS). LP files start with the objective sense. */
+static slp_err sniff_text(const char *path, slp_input_format *out)
 {
-    if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
-        return 'g';
-    if (n >= 3 && !memcmp(p, "BZh", 3))
-        return 'b';
-    if (n >= 6 && !memcmp(p, "\xfd" "7zXZ\0", 6))
-        return 'x';
-    return 0;
+    slp_text_in_t *t = NULL;
+    SLP_CALL(slp_text_in_open(path, &t));
+    char line[512];
+    *out = SLP_INPUT_MPS;
+    int block = 0; /* inside an LP block comment \* ... *\ */
+    for (int k = 0; k < 1000 && slp_text_in_gets(t, line, sizeof line); k++) {
+        const char *p = line + strspn(line, " \t\r\n");
+        const char *open = strstr(p, "\\*");
+        if (block || (p == open)) {
+            block = !strstr(block ? p : p + 2, "*\\");
+            continue;
+        }
+        if (!*p || *p == '*' || *p == '\\')
+            continue;
+        if (slp_lp_starts_objective(p))
+            *out = SLP_INPUT_LP;
+        break;
+    }
+    slp_text_in_close(&t);
+    if (has_lp_extension(path)) /* then the LP reader says what is wrong */
+        *out = SLP_INPUT_LP;
+    return SLP_OK;
 }
 
 slp_err slp_input_format_of(const char *path, slp_input_format *out)
@@ -42,23 +68,7 @@ slp_err slp_input_format_of(const char *path, slp_input_format *out)
     if (!S_ISREG(st.st_mode))
         return slp_error(SLP_ERR_INPUT, "%s: not a regular file or a pipe (a model is a file, "
                          "a pipe or a shard directory)", path);
-    unsigned char head[8] = {0};
-    size_t got = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return slp_error(SLP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    got = fread(head, 1, sizeof head, f);
-    fclose(f);
-    int kind = magic_kind(head, got);
-    if (kind == 'b' || kind == 'x')
-        return slp_error(SLP_ERR_UNSUPPORTED, "%s: %s-compressed input is not supported yet; "
-                         "decompress it first (%s)", path, kind == 'b' ? "bzip2" : "xz",
-                         kind == 'b' ? "bunzip2 -k" : "unxz -k");
-    if (!kind && (ends_with(path, ".lp") || ends_with(path, ".LP")))
-        return slp_error(SLP_ERR_UNSUPPORTED, "%s: CPLEX LP files are not supported yet; "
-                         "write the model as MPS", path);
-    *out = kind == 'g' ? SLP_INPUT_MPS_GZ : SLP_INPUT_MPS;
-    return SLP_OK;
+    return sniff_text(path, out);
 }
 
 slp_err slp_model_read(const char *path, slp_model_t **out)
@@ -68,8 +78,8 @@ slp_err slp_model_read(const char *path, slp_model_t **out)
     SLP_CALL(slp_input_format_of(path, &format));
     if (format == SLP_INPUT_SHARDS)
         return slp_error(SLP_ERR_INPUT, "%s: is a shard directory; this needs a model file "
-                         "(MPS)", path);
-    return slp_mps_read(path, out); /* plain and gzip alike */
+                         "(MPS or LP)", path);
+    return format == SLP_INPUT_LP ? slp_lp_read(path, out) : slp_mps_read(path, out);
 }
 
 int64_t slp_input_text_bytes(const char *path)
@@ -80,6 +90,14 @@ int64_t slp_input_text_bytes(const char *path)
         slp_error_clear();
         return 0;
     }
-    /* gzip compresses MPS about 5x */
-    return (int64_t)st.st_size * (format == SLP_INPUT_MPS_GZ ? 5 : 1);
+    /* gzip, bzip2 and xz compress MPS about 5x or more */
+    unsigned char head[6] = {0};
+    FILE *f = fopen(path, "rb");
+    size_t got = f ? fread(head, 1, sizeof head, f) : 0;
+    if (f)
+        fclose(f);
+    int compressed = (got >= 2 && head[0] == 0x1f && head[1] == 0x8b) ||
+                     (got >= 3 && !memcmp(head, "BZh", 3)) ||
+                     (got >= 6 && !memcmp(head, "\xfd" "7zXZ\0", 6));
+    return (int64_t)st.st_size * (compressed ? 5 : 1);
 }

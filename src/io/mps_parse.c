@@ -23,11 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <zlib.h>
 
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "core/name_index.h"
+#include "io/text_in.h"
 
 #define HEADER_TOKENS 8 /* tokens looked at on a section header line */
 #define MAX_LINE_BYTES ((size_t)1 << 25) /* 32 MiB: a longer "line" is not MPS (or a
@@ -100,7 +100,7 @@ typedef struct {
 typedef struct {
     /* input */
     const char *path;
-    gzFile file;
+    slp_text_in_t *file;
     char *line;
     size_t line_cap;
     size_t line_len;
@@ -172,6 +172,16 @@ static int interrupted(parser_t *p, slp_err *err)
     return 1;
 }
 
+/* A failed read: a cut or damaged compressed file, or the read itself. */
+static slp_err read_failure(parser_t *p, slp_text_status st, const char *why)
+{
+    if (st == SLP_TEXT_TRUNCATED)
+        return slp_error(SLP_ERR_IO, "%s:%lld: unexpected end of compressed data (truncated "
+                         "file?)", p->path, (long long)p->lineno + 1);
+    return slp_error(SLP_ERR_IO, "%s:%lld: read error: %s", p->path, (long long)p->lineno + 1,
+                     why);
+}
+
 static int read_line(parser_t *p, slp_err *err)
 {
     size_t len = 0;
@@ -194,21 +204,13 @@ static int read_line(parser_t *p, slp_err *err)
             p->line = bigger;
             p->line_cap = cap;
         }
-        if (!gzgets(p->file, p->line + len, (int)((p->line_cap - len) > INT32_MAX
-                                                      ? INT32_MAX
-                                                      : (p->line_cap - len)))) {
-            int zerr = 0;
-            const char *zmsg = gzerror(p->file, &zerr);
+        if (!slp_text_in_gets(p->file, p->line + len, p->line_cap - len)) {
+            const char *why = NULL;
+            slp_text_status st = slp_text_in_status(p->file, &why);
             if (interrupted(p, err)) /* a read cut short by the signal */
                 return 0;
-            if (zerr != Z_OK && zerr != Z_BUF_ERROR) {
-                *err = slp_error(SLP_ERR_IO, "%s:%lld: read error: %s", p->path,
-                                 (long long)p->lineno + 1, zmsg);
-                return 0;
-            }
-            if (zerr == Z_BUF_ERROR) {
-                *err = slp_error(SLP_ERR_IO, "%s:%lld: unexpected end of compressed data "
-                                 "(truncated file?)", p->path, (long long)p->lineno + 1);
+            if (st != SLP_TEXT_OK) {
+                *err = read_failure(p, st, why);
                 return 0;
             }
             if (len == 0)
@@ -219,17 +221,16 @@ static int read_line(parser_t *p, slp_err *err)
         if (len > 0 && p->line[len - 1] == '\n')
             break;
         if (p->line_cap - len > 1) {
-            /* Short read without a newline: the last line, a NUL byte, or a
-             * compressed stream that ends early (reported here, before the
-             * partial line could be taken for data). */
-            int zerr = 0;
-            gzerror(p->file, &zerr);
-            if (zerr == Z_BUF_ERROR) {
-                *err = slp_error(SLP_ERR_IO, "%s:%lld: unexpected end of compressed data "
-                                 "(truncated file?)", p->path, (long long)p->lineno + 1);
+            /* Short read without a newline: the last line, a NUL byte, or compressed
+             * data that ends early (reported here, before the partial line could be
+             * taken for data). */
+            const char *why = NULL;
+            slp_text_status st = slp_text_in_status(p->file, &why);
+            if (st != SLP_TEXT_OK) {
+                *err = read_failure(p, st, why);
                 return 0;
             }
-            if (!gzeof(p->file)) { /* gzgets stopped at a NUL byte, not at the end */
+            if (!slp_text_in_eof(p->file)) { /* stopped at a NUL byte, not at the end */
                 *err = slp_error(SLP_ERR_INPUT, "%s:%lld: NUL byte in the line (not a text file?)",
                                  p->path, (long long)p->lineno + 1);
                 return 0;
@@ -1293,13 +1294,13 @@ static slp_err data_line(parser_t *p)
  * length are verified (a corrupted or cut .gz is an I/O error, not a model). */
 static slp_err check_stream_end(parser_t *p)
 {
-    while (gzread(p->file, p->line, (unsigned)(p->line_cap > INT32_MAX ? INT32_MAX : p->line_cap)) > 0)
+    while (slp_text_in_read(p->file, p->line, p->line_cap) > 0)
         ;
-    int zerr = 0;
-    const char *zmsg = gzerror(p->file, &zerr);
-    if (zerr != Z_OK)
+    const char *why = NULL;
+    slp_text_status st = slp_text_in_status(p->file, &why);
+    if (st != SLP_TEXT_OK)
         return slp_error(SLP_ERR_IO, "%s: compressed data after ENDATA is corrupt or cut (%s)",
-                         p->path, zerr == Z_BUF_ERROR ? "unexpected end of file" : zmsg);
+                         p->path, st == SLP_TEXT_TRUNCATED ? "unexpected end of file" : why);
     return SLP_OK;
 }
 
@@ -1371,8 +1372,7 @@ static void print_warning_summary(parser_t *p)
 
 static void parser_free(parser_t *p)
 {
-    if (p->file)
-        gzclose(p->file);
+    slp_text_in_close(&p->file);
     free(p->line);
     free(p->arena);
     free(p->tok);
@@ -1483,15 +1483,14 @@ slp_err slp_mps_parse(const char *path, const slp_mps_callbacks_t *cb, slp_mps_r
     p.quiet = cb ? cb->quiet : 0;
     p.sense = 1;
     p.cur_col = -1;
-    p.file = gzopen(path, "rb");
-    if (!p.file && slp_interrupt_pending()) /* a pipe with no writer yet */
+    slp_err err = slp_text_in_open(path, &p.file);
+    if (err != SLP_OK && slp_interrupt_pending()) { /* a pipe with no writer yet */
+        slp_error_clear();
         return slp_error(SLP_ERR_IO, "%s: interrupted by signal %d while opening", path,
                          slp_interrupt_signal());
-    if (!p.file)
-        return slp_error(SLP_ERR_IO, "%s: cannot open: %s", path,
-                         errno ? strerror(errno) : "gzopen failed");
-    gzbuffer(p.file, 1 << 18);
-    slp_err err = SLP_OK;
+    }
+    if (err != SLP_OK)
+        return err;
     p.line_cap = 1 << 16;
     p.line = slp_malloc(p.line_cap);
     if (!p.line)

@@ -1,0 +1,17 @@
+/* The CPLEX LP file reader (docs/lp-format.md): what HiGHS, PuLP, Gurobi, CPLEX and
+ * linopy write. Any compression (io/text_in.h). Errors are "FILE:LINE: problem"
+ * (SLP_ERR_INPUT); quadratic terms, SOS, indicator and multi-objective sections are
+ * refused by name (SLP_ERR_UNSUPPORTED). General, Binary and Semi-continuous
+ * columns are marked integer (the integer-model rule then applies, as for MPS). */
+#ifndef SLP_LP_H
+#define SLP_LP_H
+
+#include "core/model.h"
+
+slp_err slp_lp_read(const char *path, slp_model_t **out);
+
+/* 1 when `text` starts with an objective-sense keyword (Minimize, max, ...) followed
+ * by the end or a blank: how the registry recognises an LP file. */
+int slp_lp_starts_objective(const char *text);
+
+#endif

@@ -1,0 +1,40 @@
+/* Text input through any compression the file uses (docs/mps.md, "Compressed input").
+ * The first bytes decide, never the name: gzip (one or several members), bzip2 and xz
+ * (one or several streams) are decoded as they are read, anything else is read as it
+ * is. Works on regular files and on pipes (nothing is read twice). One reader of a
+ * file at a time; not thread-safe. */
+#ifndef SLP_TEXT_IN_H
+#define SLP_TEXT_IN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+
+typedef struct slp_text_in slp_text_in_t;
+
+typedef enum {
+    SLP_TEXT_OK = 0,
+    SLP_TEXT_TRUNCATED, /* the compressed data ends early (a cut file) */
+    SLP_TEXT_CORRUPT,   /* the compressed data is damaged (checksum, format) */
+    SLP_TEXT_IO         /* the read itself failed (errno) */
+} slp_text_status;
+
+/* Open `path`; SLP_ERR_IO naming the file when it cannot be opened. */
+slp_err slp_text_in_open(const char *path, slp_text_in_t **out);
+void slp_text_in_close(slp_text_in_t **t);
+
+/* Like fgets: up to size - 1 bytes, stopping after a '\n'; NUL bytes are copied as
+ * they are. Returns buf, or NULL when nothing was read (end of input or an error:
+ * see slp_text_in_status). */
+char *slp_text_in_gets(slp_text_in_t *t, char *buf, size_t size);
+/* Up to size bytes; returns the count (0 at the end or on an error). */
+size_t slp_text_in_read(slp_text_in_t *t, void *buf, size_t size);
+/* 1 once the end of the (decoded) input has been reached without an error. */
+int slp_text_in_eof(const slp_text_in_t *t);
+/* The first problem met, and a short description of it ("" when none). */
+slp_text_status slp_text_in_status(const slp_text_in_t *t, const char **why);
+/* The compression found: "gzip", "bzip2", "xz" or "none". */
+const char *slp_text_in_kind(const slp_text_in_t *t);
+
+#endif
