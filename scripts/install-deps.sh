@@ -19,6 +19,8 @@ command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v gzip >/dev/null 2>&1 || need+=(gzip)
 # Clp is the reference solver some tests compare against.
 command -v clp >/dev/null 2>&1 || need+=(coinor-clp)
+# GLPK reads the MPS that `shardlp convert` and `gen --mps` write (tests/cli/convert.sh).
+command -v glpsol >/dev/null 2>&1 || need+=(glpk-utils)
 
 if [ ${#need[@]} -gt 0 ]; then
     echo "install-deps: installing ${need[*]}"

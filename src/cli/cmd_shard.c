@@ -1,6 +1,6 @@
-/* shardlp shard MODEL.mps[.gz] --grid RxC|auto --out DIR: the offline converter.
- * In memory for models that fit the budget, otherwise two streaming passes with
- * bounded buffers (shard/shard.h). */
+/* shardlp shard MODEL --grid RxC|auto --out DIR: the offline converter. In memory for
+ * models that fit the budget and for LP files, otherwise two streaming passes of the
+ * MPS file with bounded buffers (shard/shard.h). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,6 +138,10 @@ int slp_cmd_shard(int argc, char **argv)
         mem_budget = default_budget();
     if (!bounded && estimate_model_bytes(model_path) > mem_budget)
         bounded = 1;
+    slp_input_format format = SLP_INPUT_MPS;
+    if (slp_input_format_of(model_path, &format) == SLP_OK && format == SLP_INPUT_LP)
+        bounded = 0; /* the LP reader builds the model in memory; the streaming path is MPS's */
+    slp_error_clear();
     slp_model_t *model = NULL;
     slp_shard_source_t src;
     if (bounded) {

@@ -7,6 +7,7 @@
 int slp_cmd_solve(int argc, char **argv);
 int slp_cmd_check(int argc, char **argv);
 int slp_cmd_shard(int argc, char **argv);
+int slp_cmd_convert(int argc, char **argv);
 int slp_cmd_info(int argc, char **argv);
 int slp_cmd_gen(int argc, char **argv);
 int slp_cmd_options(int argc, char **argv);

@@ -12,9 +12,10 @@ static void print_help(void)
            "usage: shardlp COMMAND [options]\n"
            "\n"
            "commands:\n"
-           "  solve MODEL [options]   solve an LP (MODEL: file.mps, file.mps.gz or a shard directory)\n"
+           "  solve MODEL [options]   solve an LP (MODEL: MPS or LP file, any compression, or shards)\n"
            "  check MODEL SOLUTION    check a solution against the nine optimality criteria\n"
-           "  shard MODEL --grid RxC --out DIR   convert an MPS model into shards\n"
+           "  shard MODEL --grid RxC --out DIR   convert an MPS or LP model into shards\n"
+           "  convert IN OUT          MPS, LP and shard directories into one another\n"
            "  info SHARDS             describe a shard directory\n"
            "  gen KIND [params]       generate an LP family directly as shards\n"
            "  options [--markdown]    every option of solve, with defaults and HiGHS names\n"
@@ -33,6 +34,7 @@ static command_fn find_command(const char *name)
     if (!strcmp(name, "solve")) return slp_cmd_solve;
     if (!strcmp(name, "check")) return slp_cmd_check;
     if (!strcmp(name, "shard")) return slp_cmd_shard;
+    if (!strcmp(name, "convert")) return slp_cmd_convert;
     if (!strcmp(name, "info")) return slp_cmd_info;
     if (!strcmp(name, "gen")) return slp_cmd_gen;
     if (!strcmp(name, "options")) return slp_cmd_options;

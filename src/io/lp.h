@@ -9,6 +9,8 @@
 #include "core/model.h"
 
 slp_err slp_lp_read(const char *path, slp_model_t **out);
+/* Write `model` as an LP file that slp_lp_read, HiGHS and CPLEX read (io/lp_write.c). */
+slp_err slp_lp_write(const slp_model_t *model, const char *path);
 
 /* 1 when `text` starts with an objective-sense keyword (Minimize, max, ...) followed
  * by the end or a blank: how the registry recognises an LP file. */

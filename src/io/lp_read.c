@@ -220,13 +220,23 @@ static slp_err next_token(lp_t *lp, tok_t *t)
             return slp_error(SLP_ERR_UNSUPPORTED, "%s:%lld: quadratic terms are not supported "
                              "(shardlp solves LPs)", lp->path, (long long)lp->lineno);
         if (isdigit((unsigned char)*p) || *p == '.') {
+            /* A number, unless name characters follow it without a blank: then the
+             * whole word is a name (HiGHS writes names such as "...100"). */
             char *end = NULL;
-            t->kind = T_NUM;
-            t->num = strtod(p, &end);
-            if (end == p)
-                return lp_error(lp, lp->lineno, "malformed number");
-            lp->pos = end; /* "2x": the name follows as its own token */
-            return SLP_OK;
+            double v = strtod(p, &end);
+            /* Digits with a leading zero ("010120") are a name: no writer prints a
+             * number so, and PuLP writes such names without a coefficient. */
+            int zero_led = p[0] == '0' && isdigit((unsigned char)p[1]) &&
+                           strspn(p, "0123456789") == (size_t)(end - p);
+            if (end != p && !zero_led && !is_name_char((unsigned char)*end)) {
+                const char *after = end;
+                while (*after == ' ' || *after == '\t')
+                    after++;
+                t->kind = *after == ':' ? T_LABEL : T_NUM; /* "1:" labels row 1 */
+                t->num = v;
+                lp->pos = *after == ':' ? after + 1 : end;
+                return set_text(t, p, (size_t)(end - p)); /* a name too ("+1 4") */
+            }
         }
         if (!is_name_char((unsigned char)*p)) {
             char msg[64];
@@ -248,7 +258,7 @@ static slp_err next_token(lp_t *lp, tok_t *t)
             t->kind = T_NUM;
             t->num = INFINITY;
             lp->pos = p;
-            return SLP_OK;
+            return set_text(t, start, len);
         } else {
             t->kind = T_NAME;
             lp->pos = p;
@@ -375,10 +385,11 @@ static int ends_expression(const tok_t *t)
 
 /* A linear expression: terms (into lp->terms for `row`; -1: the objective, into c)
  * and constants (summed into *constant). *vars: terms seen. */
-static slp_err expression(lp_t *lp, int64_t row, double *constant, int *vars)
+static slp_err expression(lp_t *lp, int64_t row, double *constant, int *vars, int *parts)
 {
     *constant = 0.0;
     *vars = 0;
+    *parts = 0;
     for (;;) {
         tok_t *t = NULL;
         SLP_CALL(peek(lp, 0, &t));
@@ -398,12 +409,16 @@ static slp_err expression(lp_t *lp, int64_t row, double *constant, int *vars)
             advance(lp);
             SLP_CALL(peek(lp, 0, &t));
         }
+        if (has_number && t->kind == T_NUM && isfinite(t->num) && !ends_expression(t)) {
+            t->kind = T_NAME; /* "+1 4": a coefficient, then a column named "4" */
+        }
         if (t->kind != T_NAME) {
             if (!has_number)
                 return lp_error(lp, t->line, "expected a term (coefficient and variable)");
             if (!isfinite(coef))
                 return lp_error(lp, t->line, "infinite constant in an expression");
             *constant += sign * coef;
+            (*parts)++;
             continue;
         }
         if (!isfinite(coef))
@@ -416,6 +431,7 @@ static slp_err expression(lp_t *lp, int64_t row, double *constant, int *vars)
         else
             SLP_CALL(add_term(lp, row, j, sign * coef));
         (*vars)++;
+        (*parts)++;
     }
 }
 
@@ -451,8 +467,8 @@ static slp_err objective(lp_t *lp, int sense, int64_t line)
         lp->obj_name = slp_strdup(t->text);
         advance(lp);
     }
-    int vars = 0;
-    SLP_CALL(expression(lp, -1, &lp->obj_const, &vars));
+    int vars = 0, parts = 0;
+    SLP_CALL(expression(lp, -1, &lp->obj_const, &vars, &parts));
     SLP_CALL(peek(lp, 0, &t));
     if (t->kind == T_OP || t->kind == T_LABEL)
         return lp_error(lp, t->line, "unexpected comparison or label in the objective (a "
@@ -498,20 +514,20 @@ static slp_err constraint(lp_t *lp)
     free(label);
     SLP_CALL(rc);
     double k1 = 0.0, lo = -INFINITY, hi = INFINITY;
-    int vars = 0;
-    SLP_CALL(expression(lp, row, &k1, &vars));
+    int vars = 0, parts = 0;
+    SLP_CALL(expression(lp, row, &k1, &vars, &parts));
     SLP_CALL(peek(lp, 0, &t));
     if (t->kind != T_OP)
         return lp_error(lp, line, "constraint without a comparison (<=, >= or =)");
     int op1 = t->op;
     advance(lp);
-    if (vars > 0) { /* expr op rhs: the constant moves to the right */
+    if (vars > 0 || parts == 0) { /* expr op rhs (also an empty row, as HiGHS writes it) */
         double rhs = 0.0;
         SLP_CALL(signed_number(lp, &rhs, "expected a number after the comparison"));
         apply_op(op1, rhs - k1, &lo, &hi);
     } else { /* k1 op1 expr [op2 k2] */
         double k2 = 0.0, k3 = 0.0;
-        SLP_CALL(expression(lp, row, &k2, &vars));
+        SLP_CALL(expression(lp, row, &k2, &vars, &parts));
         if (vars == 0)
             return lp_error(lp, line, "constraint without variables");
         /* k1 op1 expr + k2  <=>  expr op1' k1 - k2 with the comparison reversed */
@@ -559,6 +575,21 @@ static slp_err bound(lp_t *lp)
         apply_op(op, v, &lp->lv[j], &lp->uv[j]);
         return SLP_OK;
     }
+    if (t->kind == T_NUM && isfinite(t->num)) { /* "010101 <= 4": a numeric name first */
+        tok_t *t1 = NULL, *t2 = NULL;
+        SLP_CALL(peek(lp, 1, &t1));
+        SLP_CALL(peek(lp, 2, &t2));
+        if (t1->kind == T_OP && (t2->kind == T_NUM || t2->kind == T_SIGN)) {
+            tok_t *t3 = NULL;
+            SLP_CALL(peek(lp, 3, &t3));
+            int number_after = t2->kind == T_SIGN ? t3->kind == T_NUM : 1;
+            int named_after = t2->kind == T_NUM && t3->kind == T_OP; /* "1 <= 2 <= 3" */
+            if (number_after && !named_after) {
+                t->kind = T_NAME;
+                return bound(lp);
+            }
+        }
+    }
     double v1 = 0.0;
     SLP_CALL(signed_number(lp, &v1, "expected a variable or a number in a bound"));
     SLP_CALL(peek(lp, 0, &t));
@@ -567,6 +598,8 @@ static slp_err bound(lp_t *lp)
     int op1 = t->op;
     advance(lp);
     SLP_CALL(peek(lp, 0, &t));
+    if (t->kind == T_NUM && isfinite(t->num))
+        t->kind = T_NAME; /* "-inf <= 4 <= 7": the column named "4" */
     if (t->kind != T_NAME)
         return lp_error(lp, t->line, "expected a variable in a bound");
     SLP_CALL(column(lp, t->text, &j));
@@ -594,6 +627,8 @@ static slp_err markers(lp_t *lp, int section)
         SLP_CALL(peek(lp, 0, &t));
         if (t->kind == T_SECTION || t->kind == T_END)
             return SLP_OK;
+        if (t->kind == T_NUM && isfinite(t->num))
+            t->kind = T_NAME; /* a numeric name */
         if (t->kind != T_NAME)
             return lp_error(lp, t->line, "expected a variable name");
         int64_t j = 0;

@@ -1,4 +1,5 @@
-/* slp_mps_write: free-format MPS, gzip-compressed when the path ends in ".gz".
+/* slp_mps_write: free-format MPS, gzip-compressed when the path ends in ".gz", written
+ * atomically (io/out_file.h).
  *
  * Conventions (docs/mps.md): values with %.17g (exact round trip); row types
  * from the bounds (E, L, G; two-sided rows as G or L with a RANGES value chosen
@@ -8,7 +9,10 @@
  * Columns flagged integer are written inside MARKER blocks (and get an explicit
  * PL bound when their upper bound is infinite, since some readers default
  * integer columns to [0, 1]). Names containing blanks, empty names or missing
- * names are replaced by generated R<i> / C<j> names for the whole namespace. */
+ * names are replaced by generated R<i> / C<j> names for the whole namespace. The NAME
+ * card ends in FREE, which tells CoinMpsIO (Clp, CBC) that the file is free format
+ * (its full-precision numbers do not fit fixed fields); GLPK (--freemps) and HiGHS read
+ * the card as the model name and ignore the rest. */
 #include "io/mps.h"
 
 #include <errno.h>
@@ -17,14 +21,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "core/log.h"
+#include "io/out_file.h"
 
 #define OUT_BUF (1 << 20)
 
 typedef struct {
     const char *path;
+    slp_out_file_t file;
     FILE *plain;
     gzFile gz;
     char *buf;
@@ -191,7 +198,10 @@ static void write_model(out_t *o, const slp_model_t *model)
         obj = objbuf;
     }
 
-    out_printf(o, "NAME          %s\n", model->name && !strpbrk(model->name, "\r\n") ? model->name : "");
+    const char *name = model->name && model->name[0] && !strpbrk(model->name, " \t\r\n")
+                           ? model->name
+                           : "model";
+    out_printf(o, "NAME          %s FREE\n", name);
     if (model->sense < 0)
         out_printf(o, "OBJSENSE\n    MAX\n");
     out_printf(o, "ROWS\n N  %s\n", obj);
@@ -288,14 +298,23 @@ slp_err slp_mps_write(const slp_model_t *model, const char *path)
     o.buf = slp_malloc(OUT_BUF);
     if (!o.buf)
         return SLP_ERR_NOMEM;
-    if (ends_with(path, ".gz"))
-        o.gz = gzopen(path, "wb6");
-    else
-        o.plain = fopen(path, "w");
-    if (!o.gz && !o.plain) {
+    slp_err rc = slp_out_open(&o.file, path, "MPS file", 1);
+    if (rc != SLP_OK) {
         free(o.buf);
-        return slp_error(SLP_ERR_IO, "%s: cannot open for writing: %s", path,
-                         errno ? strerror(errno) : "gzopen failed");
+        return rc;
+    }
+    if (ends_with(path, ".gz")) {
+        int fd = dup(fileno(o.file.f));
+        o.gz = fd >= 0 ? gzdopen(fd, "wb6") : NULL;
+        if (!o.gz) {
+            if (fd >= 0)
+                close(fd);
+            slp_out_abort(&o.file);
+            free(o.buf);
+            return slp_error(SLP_ERR_IO, "%s: cannot start gzip compression", path);
+        }
+    } else {
+        o.plain = o.file.f;
     }
     if ((model->row_names && !names_ok(model->row_names, model->m)) ||
         (model->col_names && !names_ok(model->col_names, model->n)))
@@ -313,10 +332,12 @@ slp_err slp_mps_write(const slp_model_t *model, const char *path)
                  (long long)huge);
     write_model(&o, model);
     out_flush(&o);
-    int close_failed = o.gz ? gzclose(o.gz) != Z_OK : fclose(o.plain) != 0;
+    int close_failed = o.gz ? gzclose(o.gz) != Z_OK : 0;
     free(o.buf);
-    if (o.failed || close_failed)
+    if (o.failed || close_failed) {
+        slp_out_abort(&o.file);
         return slp_error(SLP_ERR_IO, "%s: write failed: %s", path,
                          errno ? strerror(errno) : "I/O error");
-    return SLP_OK;
+    }
+    return slp_out_commit(&o.file);
 }

@@ -97,6 +97,10 @@ slp_err slp_shard_read_local_from(const char *dir, const slp_shard_manifest_t *m
  * check that the world size equals R * C (same message on every rank otherwise). */
 slp_err slp_shard_read_manifest_all(const char *dir, slp_shard_manifest_t *out);
 
+/* The whole shard directory as one model in this process (not collective): for
+ * converting a model that fits one machine back to a file (`shardlp convert`). */
+slp_err slp_shard_read_model(const char *dir, slp_model_t **out);
+
 /* Names of one row block (is_row = 1, block = r) or column block (is_row = 0, block = c).
  * Without name files, names are generated "R<i>" / "C<j>" with global indices. */
 typedef struct slp_shard_names {
