@@ -9,7 +9,7 @@ ASAN_BUILD ?= build-asan
 MPIRUN ?= mpirun --allow-run-as-root --oversubscribe
 EXAMPLE ?= examples/data/afiro.mps
 
-.PHONY: all deps build run test test-unit test-asan test-memory corpus bench bench-quick fuzz clean
+.PHONY: all deps build install run test test-unit test-asan test-memory corpus bench bench-quick fuzz clean
 
 all: build
 
@@ -21,6 +21,12 @@ $(BUILD)/Makefile: CMakeLists.txt | deps
 
 build: deps $(BUILD)/Makefile
 	cmake --build $(BUILD) -j $(JOBS)
+
+# bin/shardlp, include/shardlp.h, lib/libshardlp.{so,a}, the CMake package and
+# shardlp.pc under PREFIX (docs/install.md).
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 run: build
 	$(MPIRUN) -np 4 $(BUILD)/shardlp solve $(EXAMPLE) --grid 2x2

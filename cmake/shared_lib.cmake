@@ -2,7 +2,8 @@
 # Python package (python/, ctypes) and by C programs, plus the C example that
 # the test suite builds and runs. Included at the end of CMakeLists.txt.
 add_library(shardlp_shared SHARED ${SLP_SOURCES})
-target_include_directories(shardlp_shared PUBLIC ${CMAKE_SOURCE_DIR}/src ${CMAKE_SOURCE_DIR}/include)
+target_include_directories(shardlp_shared PUBLIC $<BUILD_INTERFACE:${CMAKE_SOURCE_DIR}/src>
+                           $<BUILD_INTERFACE:${CMAKE_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>)
 target_compile_options(shardlp_shared PRIVATE ${SLP_WARNINGS})
 target_link_libraries(shardlp_shared PUBLIC MPI::MPI_C ZLIB::ZLIB BZip2::BZip2 LibLZMA::LibLZMA
                       Threads::Threads ${MATH_LIB})
