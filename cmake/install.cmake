@@ -9,7 +9,8 @@ include(CMakePackageConfigHelpers)
 
 option(SLP_PYTHON_PACKAGE "Install libshardlp.so alone, for the Python wheel" OFF)
 if(SLP_PYTHON_PACKAGE)
-  install(TARGETS shardlp_shared LIBRARY DESTINATION shardlp NAMELINK_SKIP)
+  # one file under the name the loader looks for (python/shardlp/_lib.py)
+  install(FILES $<TARGET_FILE:shardlp_shared> DESTINATION shardlp RENAME libshardlp.so)
   return()
 endif()
 
