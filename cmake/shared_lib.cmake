@@ -11,6 +11,11 @@ if(SLP_OPENMP AND OpenMP_C_FOUND)
   target_link_libraries(shardlp_shared PUBLIC OpenMP::OpenMP_C)
   target_compile_definitions(shardlp_shared PUBLIC SLP_HAVE_OPENMP=1)
 endif()
+if(SLP_ZSTD_INCLUDE_DIR AND SLP_ZSTD_LIBRARY)
+  target_include_directories(shardlp_shared PRIVATE ${SLP_ZSTD_INCLUDE_DIR})
+  target_link_libraries(shardlp_shared PUBLIC ${SLP_ZSTD_LIBRARY})
+  target_compile_definitions(shardlp_shared PRIVATE SLP_HAVE_ZSTD=1)
+endif()
 set_target_properties(shardlp_shared PROPERTIES
   OUTPUT_NAME shardlp
   VERSION ${PROJECT_VERSION}

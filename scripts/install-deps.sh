@@ -13,6 +13,8 @@ command -v mpirun >/dev/null 2>&1 || need+=(openmpi-bin)
 # bzip2 and xz input (src/io/text_in.c); the tools make the compressed test files.
 [ -f /usr/include/bzlib.h ] || need+=(libbz2-dev)
 [ -f /usr/include/lzma.h ] || need+=(liblzma-dev)
+[ -f /usr/include/zstd.h ] || need+=(libzstd-dev)
+command -v zstd >/dev/null 2>&1 || need+=(zstd)
 command -v bzip2 >/dev/null 2>&1 || need+=(bzip2)
 command -v xz >/dev/null 2>&1 || need+=(xz-utils)
 command -v python3 >/dev/null 2>&1 || need+=(python3)

@@ -1187,6 +1187,8 @@ static slp_err header_line(parser_t *p)
             s++, len--;
         while (len > 0 && is_blank(s[len - 1]))
             len--;
+        if (len == 4 && !strncmp(s, "FREE", 4))
+            len = 0; /* "NAME FREE": no name, the free-format marker */
         if (len >= 5 && !strncmp(s + len - 4, "FREE", 4) && is_blank(s[len - 5])) {
             len -= 4; /* CoinMpsIO's free-format marker (io/mps_write.c), not the name */
             while (len > 0 && is_blank(s[len - 1]))

@@ -198,10 +198,8 @@ static void write_model(out_t *o, const slp_model_t *model)
         obj = objbuf;
     }
 
-    const char *name = model->name && model->name[0] && !strpbrk(model->name, " \t\r\n")
-                           ? model->name
-                           : "model";
-    out_printf(o, "NAME          %s FREE\n", name);
+    const char *name = model->name && !strpbrk(model->name, "\r\n") ? model->name : "";
+    out_printf(o, "NAME          %s%sFREE\n", name, name[0] ? " " : "");
     if (model->sense < 0)
         out_printf(o, "OBJSENSE\n    MAX\n");
     out_printf(o, "ROWS\n N  %s\n", obj);

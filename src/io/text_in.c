@@ -10,8 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#ifdef SLP_HAVE_ZSTD
+#include <zstd.h>
+#endif
 
-typedef enum { K_PLAIN, K_GZIP, K_BZIP2, K_XZ } kind_t;
+typedef enum { K_PLAIN, K_GZIP, K_BZIP2, K_XZ, K_ZSTD } kind_t;
 
 struct slp_text_in {
     FILE *f;
@@ -27,6 +30,10 @@ struct slp_text_in {
     z_stream z;
     bz_stream bz;
     lzma_stream lz;
+#ifdef SLP_HAVE_ZSTD
+    ZSTD_DStream *zs;
+    size_t zs_hint;       /* ZSTD_decompressStream's last answer: 0 at a frame's end */
+#endif
     int coder_ready;      /* the kind's decoder is initialised */
 };
 
@@ -70,6 +77,10 @@ static void end_coder(slp_text_in_t *t)
         BZ2_bzDecompressEnd(&t->bz);
     else if (t->kind == K_XZ)
         lzma_end(&t->lz);
+#ifdef SLP_HAVE_ZSTD
+    else if (t->kind == K_ZSTD)
+        ZSTD_freeDStream(t->zs);
+#endif
     t->coder_ready = 0;
 }
 
@@ -87,6 +98,15 @@ static int start_coder(slp_text_in_t *t)
         lzma_stream init = LZMA_STREAM_INIT;
         t->lz = init;
         ok = lzma_stream_decoder(&t->lz, UINT64_MAX, LZMA_CONCATENATED) == LZMA_OK;
+    } else if (t->kind == K_ZSTD) {
+#ifdef SLP_HAVE_ZSTD
+        t->zs = ZSTD_createDStream();
+        ok = t->zs && !ZSTD_isError(ZSTD_initDStream(t->zs));
+        t->zs_hint = 1;
+#else
+        fail(t, SLP_TEXT_IO, "zstd-compressed input: this shardlp was built without libzstd");
+        return 0;
+#endif
     }
     t->coder_ready = ok;
     if (!ok)
@@ -161,6 +181,30 @@ static void decode_xz(slp_text_in_t *t)
         fail(t, SLP_TEXT_IO, "xz decoder failure (out of memory?)");
 }
 
+#ifdef SLP_HAVE_ZSTD
+static void decode_zstd(slp_text_in_t *t)
+{
+    int no_input = t->in_eof && t->in_pos == t->in_len;
+    ZSTD_inBuffer in = {t->in + t->in_pos, t->in_len - t->in_pos, 0};
+    ZSTD_outBuffer out = {t->out, sizeof t->out, 0};
+    size_t rc = ZSTD_decompressStream(t->zs, &out, &in);
+    t->in_pos += in.pos;
+    t->out_len = out.pos;
+    if (ZSTD_isError(rc)) {
+        fail(t, SLP_TEXT_CORRUPT, ZSTD_getErrorName(rc));
+        return;
+    }
+    if (t->out_len == 0 && no_input) { /* the end: clean only after a whole frame */
+        if (t->zs_hint == 0)
+            t->end = 1;
+        else
+            fail(t, SLP_TEXT_TRUNCATED, "unexpected end of zstd data");
+        return;
+    }
+    t->zs_hint = rc; /* 0: a frame ended here (the next call starts the next one) */
+}
+#endif
+
 /* Refill `out` (it is empty): decoded bytes, or the end, or an error. */
 static void decode_more(slp_text_in_t *t)
 {
@@ -179,8 +223,12 @@ static void decode_more(slp_text_in_t *t)
             decode_gzip(t);
         } else if (t->kind == K_BZIP2) {
             decode_bzip2(t);
-        } else {
+        } else if (t->kind == K_XZ) {
             decode_xz(t);
+        } else {
+#ifdef SLP_HAVE_ZSTD
+            decode_zstd(t);
+#endif
         }
     }
 }
@@ -206,6 +254,8 @@ slp_err slp_text_in_open(const char *path, slp_text_in_t **out)
         t->kind = K_BZIP2;
     else if (starts_with(t, "\xfd" "7zXZ\0", 6))
         t->kind = K_XZ;
+    else if (starts_with(t, "\x28\xb5\x2f\xfd", 4))
+        t->kind = K_ZSTD;
     if (t->kind != K_PLAIN)
         start_coder(t);
     if (t->status != SLP_TEXT_OK) {
@@ -285,6 +335,6 @@ slp_text_status slp_text_in_status(const slp_text_in_t *t, const char **why)
 
 const char *slp_text_in_kind(const slp_text_in_t *t)
 {
-    static const char *names[] = {"none", "gzip", "bzip2", "xz"};
+    static const char *names[] = {"none", "gzip", "bzip2", "xz", "zstd"};
     return names[t->kind];
 }

@@ -1,7 +1,7 @@
 /* Text input through any compression the file uses (docs/mps.md, "Compressed input").
- * The first bytes decide, never the name: gzip (one or several members), bzip2 and xz
- * (one or several streams) are decoded as they are read, anything else is read as it
- * is. Works on regular files and on pipes (nothing is read twice). One reader of a
+ * The first bytes decide, never the name: gzip (one or several members), bzip2, xz and
+ * zstd (one or several streams or frames; zstd when built with libzstd) are decoded as
+ * they are read, anything else is read as it is. Works on regular files and on pipes (nothing is read twice). One reader of a
  * file at a time; not thread-safe. */
 #ifndef SLP_TEXT_IN_H
 #define SLP_TEXT_IN_H
@@ -34,7 +34,7 @@ size_t slp_text_in_read(slp_text_in_t *t, void *buf, size_t size);
 int slp_text_in_eof(const slp_text_in_t *t);
 /* The first problem met, and a short description of it ("" when none). */
 slp_text_status slp_text_in_status(const slp_text_in_t *t, const char **why);
-/* The compression found: "gzip", "bzip2", "xz" or "none". */
+/* The compression found: "gzip", "bzip2", "xz", "zstd" or "none". */
 const char *slp_text_in_kind(const slp_text_in_t *t);
 
 #endif

@@ -2,7 +2,7 @@
 # CPLEX LP files and compressed input (docs/lp-format.md, docs/mps.md "Compressed input"):
 #  1. hand-solved LP files (tests/data/lp: every-construct 21.2, spellings 4) solve to
 #     their optimum, plain and compressed with gzip, bzip2 and xz;
-#  2. afiro as .mps.bz2, .mps.xz and as two concatenated gzip members solves to the
+#  2. afiro as .mps.bz2, .mps.xz, .mps.zst and as two concatenated gzip members solves to the
 #     published optimum; the compression is found by content (no extension needed);
 #  3. cut and damaged compressed files, and malformed LP files, end with one error line
 #     naming FILE:LINE or the file, a non-zero exit and no solution file.
@@ -37,6 +37,12 @@ AFIRO=$ROOT/examples/data/afiro.mps; AFIRO_OPT=-464.7531428571
 bzip2 -c "$AFIRO" > "$T/afiro.mps.bz2"; objective_is "$T/afiro.mps.bz2" $AFIRO_OPT
 xz -c "$AFIRO" > "$T/afiro.mps.xz"; objective_is "$T/afiro.mps.xz" $AFIRO_OPT
 xz -c "$AFIRO" > "$T/afiro-xz-named.mps"; objective_is "$T/afiro-xz-named.mps" $AFIRO_OPT
+if command -v zstd >/dev/null 2>&1; then
+    zstd -q -c "$AFIRO" > "$T/afiro.mps.zst"; objective_is "$T/afiro.mps.zst" $AFIRO_OPT
+    head -c 300 "$T/afiro.mps.zst" > "$T/cut.mps.zst"
+else
+    echo "skip: zstd not installed (scripts/install-deps.sh installs it)"
+fi
 half=$(( $(wc -l < "$AFIRO") / 2 ))
 { head -n $half "$AFIRO" | gzip -c; tail -n +$((half + 1)) "$AFIRO" | gzip -c; } > "$T/two-members.mps.gz"
 objective_is "$T/two-members.mps.gz" $AFIRO_OPT
@@ -52,6 +58,7 @@ refused() { # file expected-text
 }
 head -c 400 "$T/afiro.mps.xz" > "$T/cut.mps.xz"; refused "$T/cut.mps.xz" "unexpected end of compressed data"
 head -c 300 "$T/afiro.mps.bz2" > "$T/cut.mps.bz2"; refused "$T/cut.mps.bz2" "unexpected end of compressed data"
+[ -e "$T/cut.mps.zst" ] && refused "$T/cut.mps.zst" "unexpected end of compressed data"
 python3 - "$T/afiro.mps.bz2" "$T/bad.mps.bz2" <<'PY'
 import sys
 b = bytearray(open(sys.argv[1], "rb").read()); b[len(b) // 2] ^= 0xff
