@@ -139,6 +139,29 @@ const char *shardlp_option_name(int k);
 const char *shardlp_option_kind(int k);
 const char *shardlp_option_help(int k);
 
+/* Callbacks (docs/c-api.md, "Callbacks"), kept in the settings.
+ * Progress: called at every check of the main loop (every eval_freq iterations) on
+ * every rank with the same values; a nonzero return stops the solve at that check
+ * with status SHARDLP_INTERRUPTED and the current iterate. Log: every console log
+ * line of a solve (the iteration table, summaries; the level is the verbosity
+ * option) goes to fn(text, user) instead of stdout, on rank 0; warnings stay on
+ * stderr. NULL fn removes a callback. The callbacks run in the solving thread. */
+typedef struct shardlp_progress {
+    int64_t iteration;
+    double seconds;             /* since the solver started */
+    double objective, dual_objective; /* user's sense */
+    double abs_primal_residual, abs_dual_residual;
+    double rel_primal_residual, rel_dual_residual, rel_gap;
+    double primal_weight;
+    int restarted;              /* a restart happened since the previous check */
+} shardlp_progress;
+typedef int (*shardlp_progress_callback)(const shardlp_progress *progress, void *user);
+typedef void (*shardlp_log_callback)(const char *text, void *user);
+shardlp_error shardlp_set_progress_callback(shardlp_settings *settings,
+                                            shardlp_progress_callback fn, void *user);
+shardlp_error shardlp_set_log_callback(shardlp_settings *settings, shardlp_log_callback fn,
+                                       void *user);
+
 /* Scalars of a solve; identical on every rank. */
 typedef struct shardlp_info {
     shardlp_status status;

@@ -105,6 +105,26 @@ class Info(ctypes.Structure):
     ]
 
 
+class Progress(ctypes.Structure):
+    """shardlp_progress: what the progress callback receives at each check."""
+    _fields_ = [
+        ("iteration", ctypes.c_int64),
+        ("seconds", ctypes.c_double),
+        ("objective", ctypes.c_double),
+        ("dual_objective", ctypes.c_double),
+        ("abs_primal_residual", ctypes.c_double),
+        ("abs_dual_residual", ctypes.c_double),
+        ("rel_primal_residual", ctypes.c_double),
+        ("rel_dual_residual", ctypes.c_double),
+        ("rel_gap", ctypes.c_double),
+        ("primal_weight", ctypes.c_double),
+        ("restarted", ctypes.c_int),
+    ]
+
+
+PROGRESS_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.POINTER(Progress), ctypes.c_void_p)
+LOG_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_void_p)
+
 _lib = None
 
 
@@ -141,6 +161,9 @@ def lib():
         "shardlp_option_help": (ctypes.c_char_p, [ctypes.c_int]),
         "shardlp_solve": (ctypes.c_int, [P, P, ctypes.POINTER(Info),
                                          c_double_p, c_double_p, c_double_p, c_double_p]),
+        "shardlp_set_progress_callback": (ctypes.c_int, [P, PROGRESS_CALLBACK, P]),
+        "shardlp_set_log_callback": (ctypes.c_int, [P, LOG_CALLBACK, P]),
+        "shardlp_init_comm": (ctypes.c_int, [P]),
         "shardlp_last_error": (ctypes.c_char_p, []),
         "shardlp_finalize": (None, []),
         "shardlp_rank": (ctypes.c_int, []),

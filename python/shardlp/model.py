@@ -5,6 +5,7 @@ import os
 import numpy as np
 
 from ._lib import Info, InputError, Matrix, c_double_p, c_int64_p, check, lib, release
+from ._solve_hooks import SolveHooks, log_function, use_communicator
 from .settings import Settings
 
 STATUS_NAMES = (
@@ -229,17 +230,33 @@ class Model:
         self._x0, self._y0 = x, y
 
     def solve(self, tol=1e-4, time_limit=None, threads=None, iter_limit=None, verbose=False,
-              presolve=True, polish=False, x0=None, y0=None, **options):
+              presolve=True, polish=False, x0=None, y0=None, callback=None, log_callback=None,
+              comm=None, **options):
         """Solve and return a Result. tol: relative tolerance of the primal and dual
         residuals and the gap. time_limit: seconds. threads: CPU threads (None: all).
-        x0 / y0: a warm start for this solve (see set_warm_start). Any other option of
-        `shardlp solve --help` is a keyword too (termination="detailed", eps_abs=1e-6,
-        norm="linf", grid=(2, 2), comm="support", relax=True, sol="x.sol", ...)."""
+        x0 / y0: a warm start for this solve (see set_warm_start). verbose: the log
+        (True, or 2 for every check) printed through sys.stdout; log_callback(text)
+        receives it instead. callback(info): called at every check with a dict
+        (iteration, seconds, objective, dual_objective, the residuals, primal_weight,
+        restarted); returning True stops the solve (status "interrupted"). Ctrl-C
+        stops the solve at its next check and raises KeyboardInterrupt (the result
+        is its .result). comm: an mpi4py communicator to solve on (with grid=(R, C));
+        every rank calls solve, vectors come back on rank 0, scalars on every rank;
+        a string ("dense" / "support") is the communication plan option instead.
+        Any other option of `shardlp solve --help` is a keyword too
+        (termination="detailed", eps_abs=1e-6, norm="linf", grid=(2, 2),
+        comm_lib="mpi", relax=True, sol="x.sol", ...)."""
+        if isinstance(comm, str):
+            options["comm"] = comm
+        else:
+            use_communicator(comm)
         if x0 is not None or y0 is not None:
             self.set_warm_start(x0, y0)
-        verbosity = 2 if verbose == 2 else (1 if verbose else 0)
+        log = log_function(verbose, log_callback)
+        verbosity = 2 if verbose == 2 else (1 if verbose or log_callback else 0)
         s = Settings(tol=tol, time_limit=time_limit, threads=threads, iter_limit=iter_limit,
                      verbosity=verbosity, presolve=presolve, polish=polish, **options)
+        hooks = SolveHooks(s, callback=callback, log=log)
         info = Info()
         x = np.empty(self.n)
         rc = np.empty(self.n)
@@ -247,7 +264,9 @@ class Model:
         ax = np.empty(self.m)
         check(lib().shardlp_solve(self._h, s.handle, ctypes.byref(info), _dptr(x), _dptr(y),
                                   _dptr(rc), _dptr(ax)), "solve")
-        return Result(info, x, y, rc, ax)
+        result = Result(info, x, y, rc, ax)
+        hooks.finish(result)
+        return result
 
     def __repr__(self):
         return f"Model(m={self.m}, n={self.n}, nnz={self.nnz})"

@@ -17,6 +17,10 @@ struct shardlp_problem {
 
 struct shardlp_settings {
     slp_run_options_t opt;
+    shardlp_progress_callback progress;
+    void *progress_user;
+    shardlp_log_callback log;
+    void *log_user;
 };
 
 /* The library's defaults: the command line's, except that a library does not print

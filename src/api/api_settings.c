@@ -93,3 +93,27 @@ const char *shardlp_option_help(int k)
     const slp_option_t *t = slp_option_table(&count);
     return k >= 0 && k < count ? t[k].help : NULL;
 }
+
+shardlp_error shardlp_set_progress_callback(shardlp_settings *settings,
+                                            shardlp_progress_callback fn, void *user)
+{
+    slp_error_clear();
+    if (!settings)
+        return slp_api_code(slp_error(SLP_ERR_INPUT, "shardlp_set_progress_callback: settings "
+                                      "is NULL"));
+    settings->progress = fn;
+    settings->progress_user = fn ? user : NULL;
+    return SHARDLP_OK;
+}
+
+shardlp_error shardlp_set_log_callback(shardlp_settings *settings, shardlp_log_callback fn,
+                                       void *user)
+{
+    slp_error_clear();
+    if (!settings)
+        return slp_api_code(slp_error(SLP_ERR_INPUT, "shardlp_set_log_callback: settings is "
+                                      "NULL"));
+    settings->log = fn;
+    settings->log_user = fn ? user : NULL;
+    return SHARDLP_OK;
+}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "api/api_internal.h"
+#include "core/log.h"
 #include "grid/comm_mpi.h"
 #include "run/run.h"
 
@@ -89,8 +90,19 @@ static void fill_info(const slp_run_output_t *out, shardlp_info *info)
     info->presolve_nnz_removed = out->presolve.total.nnz;
 }
 
-/* One run of the run layer for the API: settings, the run, the info. */
-static slp_err api_run(const shardlp_settings *settings, const slp_run_input_t *in,
+/* The solver's progress, handed to the caller's callback in the public form. */
+static int progress_adapter(const slp_progress_t *p, void *user)
+{
+    const shardlp_settings *s = user;
+    shardlp_progress q = {p->iteration,           p->seconds,          p->objective,
+                          p->dual_objective,      p->abs_primal_residual, p->abs_dual_residual,
+                          p->rel_primal_residual, p->rel_dual_residual, p->rel_gap,
+                          p->primal_weight,       p->restarted};
+    return s->progress(&q, s->progress_user);
+}
+
+/* One run of the run layer for the API: settings and callbacks, the run, the info. */
+static slp_err api_run(const shardlp_settings *settings, const slp_run_input_t *given,
                        const slp_run_vectors_t *gather, shardlp_info *info,
                        slp_run_output_t *out)
 {
@@ -99,7 +111,15 @@ static slp_err api_run(const shardlp_settings *settings, const slp_run_input_t *
         return SLP_ERR_MPI;
     slp_run_options_t opt;
     SLP_CALL(settings_or_default(settings, &opt));
-    slp_err rc = slp_run(&opt, in, gather, out);
+    slp_run_input_t in = *given;
+    if (settings && settings->progress) {
+        in.progress = progress_adapter;
+        in.progress_user = (void *)settings;
+    }
+    if (settings && settings->log)
+        slp_log_set_sink(settings->log, settings->log_user);
+    slp_err rc = slp_run(&opt, &in, gather, out);
+    slp_log_set_sink(NULL, NULL);
     slp_run_options_free(&opt);
     if (rc == SLP_OK && info)
         fill_info(out, info);

@@ -7,6 +7,14 @@
 static slp_log_level current_level = SLP_LOG_NORMAL;
 static int this_rank_prints = 1;
 static FILE *log_file = NULL;
+static slp_log_sink_fn sink_fn = NULL;
+static void *sink_user = NULL;
+
+void slp_log_set_sink(slp_log_sink_fn fn, void *user)
+{
+    sink_fn = fn;
+    sink_user = fn ? user : NULL;
+}
 
 void slp_log_set_file(FILE *file) { log_file = file; }
 FILE *slp_log_file(void) { return log_file; }
@@ -42,6 +50,18 @@ static void vlog(FILE *stream, const char *prefix, const char *fmt, va_list ap)
     slp_log_write(stream, prefix, NULL, fmt, ap);
 }
 
+/* A console line: to the sink when one is set, else to stdout. */
+static void console(const char *fmt, va_list ap)
+{
+    if (!sink_fn) {
+        vlog(stdout, NULL, fmt, ap);
+        return;
+    }
+    char buf[4096];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    sink_fn(buf, sink_user);
+}
+
 void slp_log(const char *fmt, ...)
 {
     if (!this_rank_prints)
@@ -55,7 +75,7 @@ void slp_log(const char *fmt, ...)
     if (current_level < SLP_LOG_NORMAL)
         return;
     va_start(ap, fmt);
-    vlog(stdout, NULL, fmt, ap);
+    console(fmt, ap);
     va_end(ap);
 }
 
@@ -65,7 +85,7 @@ void slp_log_verbose(const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vlog(stdout, NULL, fmt, ap);
+    console(fmt, ap);
     va_end(ap);
 }
 

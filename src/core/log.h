@@ -25,6 +25,12 @@ FILE *slp_log_file(void);
 void slp_log_write(FILE *stream, const char *prefix, const char *suffix, const char *fmt,
                    va_list ap);
 
+/* Send the console log (normal and verbose lines) to fn(text, user) instead of
+ * stdout; NULL restores stdout. The C API's log callback (Python prints through it
+ * to sys.stdout). Warnings stay on stderr. */
+typedef void (*slp_log_sink_fn)(const char *text, void *user);
+void slp_log_set_sink(slp_log_sink_fn fn, void *user);
+
 /* Normal log line(s) on stdout. */
 void slp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Only with --verbose. */

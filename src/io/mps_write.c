@@ -12,7 +12,8 @@
  * names are replaced by generated R<i> / C<j> names for the whole namespace. The NAME
  * card ends in FREE, which tells CoinMpsIO (Clp, CBC) that the file is free format
  * (its full-precision numbers do not fit fixed fields); GLPK (--freemps) and HiGHS read
- * the card as the model name and ignore the rest. */
+ * the card as the model name and ignore the rest. A model without a name is written
+ * as "model" (CoinMpsIO needs a name before FREE). */
 #include "io/mps.h"
 
 #include <errno.h>
@@ -198,8 +199,11 @@ static void write_model(out_t *o, const slp_model_t *model)
         obj = objbuf;
     }
 
-    const char *name = model->name && !strpbrk(model->name, "\r\n") ? model->name : "";
-    out_printf(o, "NAME          %s%sFREE\n", name, name[0] ? " " : "");
+    /* CoinMpsIO needs a name before FREE ("NAME FREE" is read as the name FREE) */
+    const char *name = model->name && model->name[0] && !strpbrk(model->name, "\r\n")
+                           ? model->name
+                           : "model";
+    out_printf(o, "NAME          %s FREE\n", name);
     if (model->sense < 0)
         out_printf(o, "OBJSENSE\n    MAX\n");
     out_printf(o, "ROWS\n N  %s\n", obj);

@@ -126,6 +126,8 @@ static slp_err load(run_t *r)
                             slp_run_scatter_start(r->grid, &r->lp, x0, y0, &r->x0s, &r->y0s));
     r->inputs.x0 = r->x0s;
     r->inputs.y0 = r->y0s;
+    r->inputs.progress = r->in->progress;
+    r->inputs.progress_user = r->in->progress_user;
     r->info.read_seconds = slp_wall_seconds() - t0;
     return rc;
 }

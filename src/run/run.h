@@ -16,6 +16,8 @@ typedef struct slp_run_input {
     const char *path;         /* MPS file or shard directory; NULL: `model` */
     const slp_model_t *model; /* the whole model on rank 0 (other ranks: NULL) */
     const double *x0, *y0;    /* warm start: whole vectors on rank 0, or NULL */
+    slp_progress_fn progress; /* called at every check (solver.h), or NULL */
+    void *progress_user;
 } slp_run_input_t;
 
 /* Caller's buffers for whole vectors, written on rank 0 (any may be NULL). */

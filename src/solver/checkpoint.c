@@ -57,10 +57,10 @@ void slp_checkpoint_reset(void)
 
 int slp_checkpoint_active(void) { return cfg.dir || cfg.resume_dir; }
 
-slp_err slp_checkpoint_agree(slp_pdhg_t *s, double local_elapsed, double *elapsed,
+slp_err slp_checkpoint_agree(slp_pdhg_t *s, double local_elapsed, int local_stop, double *elapsed,
                              int *interrupted, int *checkpoint_due)
 {
-    double v[2] = {local_elapsed, slp_interrupt_pending() ? 1.0 : 0.0};
+    double v[2] = {local_elapsed, slp_interrupt_pending() || local_stop ? 1.0 : 0.0};
     SLP_CALL(slp_comm_max(s->grid->world, v, 2));
     *elapsed = v[0];
     *interrupted = v[1] > 0.0;

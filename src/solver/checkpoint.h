@@ -28,8 +28,9 @@ int slp_checkpoint_active(void);
 
 /* The collective part of a check (one MPI_Allreduce over the world): agrees on the
  * elapsed time (the maximum over ranks, so time-limit decisions match), whether any
- * rank received SIGINT/SIGTERM, and whether a checkpoint is due now. */
-slp_err slp_checkpoint_agree(slp_pdhg_t *s, double local_elapsed, double *elapsed,
+ * rank received SIGINT/SIGTERM or has local_stop set (a progress callback's request),
+ * and whether a checkpoint is due now. */
+slp_err slp_checkpoint_agree(slp_pdhg_t *s, double local_elapsed, int local_stop, double *elapsed,
                              int *interrupted, int *checkpoint_due);
 
 /* Collective: write the state after a check (all ranks; agreed failure). */

@@ -409,6 +409,19 @@ static int window_length(const slp_pdhg_t *s, double elapsed)
 }
 
 /* The time limit's clock starts at t_entry (the solver's entry: setup counts). */
+/* The caller's progress callback after a check: 1 when it asks to stop. */
+static int report_progress(const slp_pdhg_t *s, slp_loop_t *loop,
+                           const slp_check_scalars_t *chk, double sense, double seconds)
+{
+    if (!s->in->progress)
+        return 0;
+    slp_progress_t p = {loop->total, seconds, sense * chk->pobj, sense * chk->dobj,
+                        chk->rp, chk->rd, chk->rel_p, chk->rel_d, chk->rel_gap, s->omega,
+                        loop->restarts > loop->restarts_reported};
+    loop->restarts_reported = loop->restarts;
+    return s->in->progress(&p, s->in->progress_user) != 0;
+}
+
 static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result_t *res)
 {
     const slp_settings_t *set = s->set;
@@ -440,10 +453,12 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result
         rc = slp_pdhg_window(s, &loop, window, &chk);
         if (rc != SLP_OK)
             break;
-        /* One collective per check: agreed clock, signals, checkpoint decision. */
+        /* One collective per check: agreed clock, signals and the callback's stop
+         * request, checkpoint decision. */
+        int stop = report_progress(s, &loop, &chk, sense, slp_wall_seconds() - start);
         double elapsed = 0.0;
         int interrupted = 0, checkpoint_due = 0;
-        rc = slp_checkpoint_agree(s, slp_wall_seconds() - start, &elapsed, &interrupted,
+        rc = slp_checkpoint_agree(s, slp_wall_seconds() - start, stop, &elapsed, &interrupted,
                                   &checkpoint_due);
         if (rc != SLP_OK)
             break;

@@ -67,6 +67,21 @@ typedef struct slp_result {
     double *ray_y;
 } slp_result_t;
 
+/* What a progress callback sees at each check of the main loop (identical on every
+ * rank; objectives in the user's sense). */
+typedef struct slp_progress {
+    int64_t iteration;
+    double seconds;               /* since the solver started (the time limit's clock) */
+    double objective, dual_objective;
+    double abs_primal_residual, abs_dual_residual;
+    double rel_primal_residual, rel_dual_residual, rel_gap;
+    double primal_weight;
+    int restarted;                /* a restart happened since the previous check */
+} slp_progress_t;
+/* Called on every rank at every check; nonzero asks the solve to stop (status
+ * interrupted, the current iterate returned). */
+typedef int (*slp_progress_fn)(const slp_progress_t *progress, void *user);
+
 /* What one solve is given besides the problem and the settings (run data). */
 typedef struct slp_solve_inputs {
     /* Warm start: this rank's column slice of x and row slice of y in original space
@@ -78,6 +93,8 @@ typedef struct slp_solve_inputs {
     const struct slp_norms *norms;
     /* CSV trace, one row per check of the main loop (rank 0; borrowed; NULL = none). */
     FILE *trace;
+    slp_progress_fn progress;     /* NULL: none */
+    void *progress_user;
 } slp_solve_inputs_t;
 
 /* Solve. `inputs` may be NULL (none). `lp` is modified in place (preprocessed and scaled) and its matrix is

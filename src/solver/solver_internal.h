@@ -92,6 +92,7 @@ typedef struct {
     slp_pid_t pid;
     int use_pid;          /* PID primal-weight updates at restarts (off while polishing) */
     int restarted_since_log;
+    int64_t restarts_reported; /* restarts when the progress callback last ran */
 } slp_loop_t;
 
 void slp_loop_init(slp_loop_t *loop, double omega, int use_pid);

@@ -1,0 +1,100 @@
+"""The Python side of a solve's callbacks (docs/python.md, "Log, callbacks, Ctrl-C"):
+the log through sys.stdout (or the caller's function), the caller's progress callback,
+Ctrl-C, and the MPI communicator of mpi4py."""
+import ctypes
+import sys
+
+from ._lib import LOG_CALLBACK, PROGRESS_CALLBACK, check, lib
+
+PROGRESS_FIELDS = ("iteration", "seconds", "objective", "dual_objective", "abs_primal_residual",
+                   "abs_dual_residual", "rel_primal_residual", "rel_dual_residual", "rel_gap",
+                   "primal_weight")
+
+
+def _print_to_stdout(text):
+    # looked up at each line, so contextlib.redirect_stdout and Jupyter see it
+    sys.stdout.write(text)
+
+
+class SolveHooks:
+    """Install on a Settings handle for one solve; read .interrupted / .error after it.
+
+    Ctrl-C: the library calls the progress hook at every check, in the thread that
+    solves (the main thread), so Python's SIGINT handler runs there and raises
+    KeyboardInterrupt inside the hook; the hook then asks the solver to stop (status
+    interrupted) and the solve returns at that check."""
+
+    def __init__(self, settings, callback=None, log=None):
+        self.callback = callback
+        self.log = log
+        self.interrupted = False
+        self.error = None
+        self._progress = PROGRESS_CALLBACK(self._on_progress)  # kept alive with self
+        self._log = LOG_CALLBACK(self._on_log)
+        L = lib()
+        check(L.shardlp_set_progress_callback(settings.handle, self._progress, None), "callback")
+        if log is not None:
+            check(L.shardlp_set_log_callback(settings.handle, self._log, None), "log callback")
+
+    def _on_progress(self, p, user):
+        try:
+            if self.interrupted or self.error is not None:
+                return 1
+            if self.callback is None:
+                return 0
+            info = {name: getattr(p.contents, name) for name in PROGRESS_FIELDS}
+            info["restarted"] = bool(p.contents.restarted)
+            return 1 if self.callback(info) else 0
+        except KeyboardInterrupt:
+            self.interrupted = True
+            return 1
+        except BaseException as e:  # the caller's callback failed: stop, re-raise after
+            self.error = e
+            return 1
+
+    def _on_log(self, text, user):
+        try:
+            self.log(text.decode(errors="replace"))
+        except KeyboardInterrupt:
+            self.interrupted = True  # the next check stops the solve
+        except BaseException as e:
+            self.error = e
+
+    def finish(self, result):
+        """After the solve: re-raise what happened inside a hook."""
+        if self.error is not None:
+            raise self.error
+        if self.interrupted:
+            err = KeyboardInterrupt("shardlp: solve interrupted (Ctrl-C); the iterate at the "
+                                    "stop is in this exception's .result")
+            err.result = result
+            raise err
+
+
+def log_function(verbose, log_callback):
+    """What receives the log: the caller's function, sys.stdout when verbose, or none."""
+    if log_callback is not None:
+        return log_callback
+    return _print_to_stdout if verbose else None
+
+
+_comm_in_use = None
+
+
+def use_communicator(comm):
+    """Solve on an mpi4py communicator from now on (collective over it). Once per
+    process: a second, different communicator is refused."""
+    global _comm_in_use
+    if comm is None:
+        return
+    if _comm_in_use is not None:
+        if comm is not _comm_in_use and comm != _comm_in_use:
+            raise ValueError("shardlp already solves on another communicator in this process")
+        return
+    try:
+        from mpi4py import MPI
+    except ImportError as e:
+        raise ImportError("comm= needs mpi4py (pip install mpi4py)") from e
+    handle = ctypes.c_void_p(MPI._addressof(comm))
+    check(lib().shardlp_init_comm(handle), "init_comm")
+    _comm_in_use = comm
