@@ -2,7 +2,9 @@
 the log through sys.stdout (or the caller's function), the caller's progress callback,
 Ctrl-C, and the MPI communicator of mpi4py."""
 import ctypes
+import signal
 import sys
+import threading
 
 from ._lib import LOG_CALLBACK, PROGRESS_CALLBACK, check, lib
 
@@ -19,10 +21,12 @@ def _print_to_stdout(text):
 class SolveHooks:
     """Install on a Settings handle for one solve; read .interrupted / .error after it.
 
-    Ctrl-C: the library calls the progress hook at every check, in the thread that
-    solves (the main thread), so Python's SIGINT handler runs there and raises
-    KeyboardInterrupt inside the hook; the hook then asks the solver to stop (status
-    interrupted) and the solve returns at that check."""
+    Ctrl-C: during the solve SIGINT has a handler that only records it (Python runs
+    handlers between bytecodes, here at the entry of the next hook, where an exception
+    could not be caught); the progress hook, called at every check, runs pending
+    handlers (PyErr_CheckSignals), sees the record and asks the solver to stop
+    (status interrupted); finish() restores the previous handler and raises
+    KeyboardInterrupt."""
 
     def __init__(self, settings, callback=None, log=None):
         self.callback = callback
@@ -35,9 +39,21 @@ class SolveHooks:
         check(L.shardlp_set_progress_callback(settings.handle, self._progress, None), "callback")
         if log is not None:
             check(L.shardlp_set_log_callback(settings.handle, self._log, None), "log callback")
+        self._old_sigint = None
+        if threading.current_thread() is threading.main_thread():
+            self._old_sigint = signal.signal(signal.SIGINT, self._on_sigint)
+
+    def _on_sigint(self, signum, frame):
+        if self.interrupted:  # a second Ctrl-C: the previous behaviour, now
+            signal.signal(signal.SIGINT, self._old_sigint or signal.default_int_handler)
+            raise KeyboardInterrupt
+        self.interrupted = True
 
     def _on_progress(self, p, user):
         try:
+            # Run Python's pending signal handlers now: a Ctrl-C that arrived while the
+            # library computed raises KeyboardInterrupt here.
+            ctypes.pythonapi.PyErr_CheckSignals()
             if self.interrupted or self.error is not None:
                 return 1
             if self.callback is None:
@@ -60,8 +76,15 @@ class SolveHooks:
         except BaseException as e:
             self.error = e
 
+    def restore(self):
+        """After the solve (also when it failed): the previous SIGINT handler back."""
+        if self._old_sigint is not None:
+            signal.signal(signal.SIGINT, self._old_sigint)
+            self._old_sigint = None
+
     def finish(self, result):
         """After the solve: re-raise what happened inside a hook."""
+        self.restore()
         if self.error is not None:
             raise self.error
         if self.interrupted:

@@ -262,8 +262,11 @@ class Model:
         rc = np.empty(self.n)
         y = np.empty(self.m)
         ax = np.empty(self.m)
-        check(lib().shardlp_solve(self._h, s.handle, ctypes.byref(info), _dptr(x), _dptr(y),
-                                  _dptr(rc), _dptr(ax)), "solve")
+        try:
+            check(lib().shardlp_solve(self._h, s.handle, ctypes.byref(info), _dptr(x),
+                                      _dptr(y), _dptr(rc), _dptr(ax)), "solve")
+        finally:
+            hooks.restore()
         result = Result(info, x, y, rc, ax)
         hooks.finish(result)
         return result

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Python package, PuLP and Pyomo through the shardlp binary, and the docs examples.
+# Python package (callbacks, Ctrl-C, mpi4py), PuLP, Pyomo, cvxpy and linopy, the plot
+# command, and the docs examples.
 # Usage: python_interfaces.sh BUILD/shardlp REPO SHARED
 # Creates (once) a virtual environment in the build directory with what the tests
 # need, installs ./python into it, points the package at BUILD/libshardlp.so and
@@ -11,10 +12,12 @@ LIB="$BUILD/libshardlp.so"
 [ -f "$LIB" ] || { echo "python_interfaces: $LIB not built"; exit 1; }
 VENV="$BUILD/pyenv"
 PY="$VENV/bin/python"
-if [ ! -x "$PY" ] || ! "$PY" -c "import numpy, scipy, pytest, pulp, pyomo, highspy" 2>/dev/null; then
-    python3 -m venv "$VENV" || { echo "python_interfaces: cannot create a venv (apt-get install python3-venv)"; exit 1; }
-    # PuLP < 4 still bundles CBC, the reference solver of the PuLP and Pyomo tests.
-    "$PY" -m pip install -q --disable-pip-version-check numpy scipy pytest "pulp>=2.7,<4" "pyomo>=6.4" highspy
+if [ ! -x "$PY" ] || ! "$PY" -c "import numpy, scipy, pytest, pulp, pyomo, highspy, cvxpy, linopy, matplotlib, mpi4py" 2>/dev/null; then
+    [ -x "$PY" ] || python3 -m venv "$VENV" || { echo "python_interfaces: cannot create a venv (apt-get install python3-venv)"; exit 1; }
+    # PuLP < 4 still bundles CBC, the reference solver of the PuLP and Pyomo tests;
+    # mpi4py builds against the system's OpenMPI (the one libshardlp.so links).
+    "$PY" -m pip install -q --disable-pip-version-check numpy scipy pytest "pulp>=2.7,<4" \
+        "pyomo>=6.4" highspy cvxpy linopy matplotlib mpi4py
 fi
 # A fresh copy of the package every run (the tree may have changed).
 "$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$REPO/python"
