@@ -9,9 +9,9 @@ See docs/python.md. Modelling tools: shardlp.pyomo_plugin (Pyomo); PuLP uses the
 `shardlp` binary through pulp.HiGHS_CMD (docs/modelling-tools.md).
 """
 from ._lib import InputError, LibraryNotFoundError, ShardlpError, find_library
-from .model import STATUS_NAMES, Model, Result, rank, ranks, read, version
+from .model import STATUS_NAMES, Model, Result, ShardResult, rank, ranks, read, solve_shards, version
 from .settings import Settings, options
 
 __all__ = ["Model", "Result", "read", "version", "ShardlpError", "InputError",
-           "LibraryNotFoundError", "find_library", "STATUS_NAMES", "Settings", "options", "rank", "ranks"]
+           "LibraryNotFoundError", "find_library", "STATUS_NAMES", "Settings", "options", "rank", "ranks", "solve_shards", "ShardResult"]
 __version__ = "0.1.0"

@@ -140,6 +140,7 @@ def lib():
         raise LibraryNotFoundError(f"cannot load {path}: {e}", code=6) from None
     P = ctypes.c_void_p
     PP = ctypes.POINTER(ctypes.c_void_p)
+    PD = ctypes.POINTER(c_double_p)
     decl = {
         "shardlp_problem_create": (ctypes.c_int, [ctypes.c_int64, ctypes.c_int64, ctypes.c_int,
                                                   c_double_p, ctypes.c_double,
@@ -164,6 +165,9 @@ def lib():
         "shardlp_set_progress_callback": (ctypes.c_int, [P, PROGRESS_CALLBACK, P]),
         "shardlp_set_log_callback": (ctypes.c_int, [P, LOG_CALLBACK, P]),
         "shardlp_init_comm": (ctypes.c_int, [P]),
+        "shardlp_solve_shards": (ctypes.c_int, [ctypes.c_char_p, P, ctypes.POINTER(Info),
+                                                c_int64_p, c_int64_p, PD, PD, c_int64_p,
+                                                c_int64_p, PD, PD]),
         "shardlp_last_error": (ctypes.c_char_p, []),
         "shardlp_finalize": (None, []),
         "shardlp_rank": (ctypes.c_int, []),

@@ -285,6 +285,65 @@ def read(path):
     return Model(_handle=h)
 
 
+class ShardResult(Result):
+    """What solve_shards returned on this rank: the scalars of a Result and this rank's
+    slices, x and reduced_costs for columns [col_lo, col_lo + len(x)), y and
+    row_activity for rows [row_lo, row_lo + len(y))."""
+
+    def __init__(self, info, x, y, rc, ax, col_lo, row_lo):
+        super().__init__(info, x, y, rc, ax)
+        self.col_lo = col_lo
+        self.row_lo = row_lo
+
+
+def _take(ptr, length):
+    """A numpy copy of a library-allocated array, which is then freed."""
+    if not ptr:
+        return np.empty(0)
+    out = np.ctypeslib.as_array(ptr, shape=(length,)).copy() if length else np.empty(0)
+    _libc_free(ptr)
+    return out
+
+
+def _libc_free(ptr):
+    libc = ctypes.CDLL(None)
+    libc.free.argtypes = [ctypes.c_void_p]
+    libc.free(ctypes.cast(ptr, ctypes.c_void_p))
+
+
+def solve_shards(path, tol=1e-4, comm=None, callback=None, log_callback=None, verbose=False,
+                 **options):
+    """Solve a shard directory (`shardlp shard` / `shardlp gen` output) on as many ranks
+    as its grid has: every rank calls it (under mpirun, with comm= an mpi4py
+    communicator, or launched by mpirun without one) and reads only its own block; each
+    rank gets its own slices (a ShardResult). Keywords as in Model.solve."""
+    use_communicator(comm)
+    path = os.fspath(path)
+    if not os.path.isdir(path):
+        raise FileNotFoundError(f"{path}: not a shard directory")
+    log = log_function(verbose, log_callback)
+    verbosity = 2 if verbose == 2 else (1 if verbose or log_callback else 0)
+    s = Settings(tol=tol, verbosity=verbosity, **options)
+    hooks = SolveHooks(s, callback=callback, log=log)
+    info = Info()
+    col_lo, n_loc, row_lo, m_loc = (ctypes.c_int64() for _ in range(4))
+    bufs = [c_double_p() for _ in range(4)]  # x, rc, y, ax
+    try:
+        check(lib().shardlp_solve_shards(path.encode(), s.handle, ctypes.byref(info),
+                                         ctypes.byref(col_lo), ctypes.byref(n_loc),
+                                         ctypes.byref(bufs[0]), ctypes.byref(bufs[1]),
+                                         ctypes.byref(row_lo), ctypes.byref(m_loc),
+                                         ctypes.byref(bufs[2]), ctypes.byref(bufs[3])),
+              "solve_shards")
+    finally:
+        hooks.restore()
+    x, rc = _take(bufs[0], n_loc.value), _take(bufs[1], n_loc.value)
+    y, ax = _take(bufs[2], m_loc.value), _take(bufs[3], m_loc.value)
+    result = ShardResult(info, x, y, rc, ax, col_lo.value, row_lo.value)
+    hooks.finish(result)
+    return result
+
+
 def rank():
     """This process's rank and the number of ranks (0 and 1 without mpirun)."""
     return lib().shardlp_rank()

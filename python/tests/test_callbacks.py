@@ -3,6 +3,7 @@ through sys.stdout, log and progress callbacks, stopping from a callback, Ctrl-C
 solve(), mpi4py, and the plot command."""
 import contextlib
 import io
+import json
 import os
 import shutil
 import signal
@@ -78,12 +79,17 @@ def test_sigint_stops_solve_quickly(repo, tmp_path):
     """)
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=os.environ.copy())
-    assert proc.stdout.readline().strip() == "solving"
-    time.sleep(0.5)
-    sent = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
-    took = time.monotonic() - sent
+    try:
+        assert proc.stdout.readline().strip() == "solving"
+        time.sleep(0.5)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+        took = time.monotonic() - sent
+    finally:  # never leave a solver running (it would run forever)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
     assert proc.returncode == 3, (out, err)
     assert out.startswith("interrupted interrupted"), out
     assert took < 2.0, f"solve() ended {took:.2f} s after SIGINT"
@@ -140,3 +146,45 @@ def test_plot_writes_png(binary, repo, tmp_path):
     bad = subprocess.run([sys.executable, "-m", "shardlp.plot", str(repo / "README.md"), "-o",
                           str(tmp_path / "x.png")], capture_output=True, text=True)
     assert bad.returncode == 1 and "not a --log-csv trace" in bad.stderr
+
+
+SHARD_SCRIPT = """
+import sys
+from mpi4py import MPI
+import shardlp
+res = shardlp.solve_shards(sys.argv[1], tol=1e-9, comm=MPI.COMM_WORLD)
+with open(f"{sys.argv[2]}.{MPI.COMM_WORLD.rank}", "w") as f:
+    f.write(f"{res.objective!r} {res.status} {res.col_lo} {len(res.x)} {res.row_lo} {len(res.y)}")
+"""
+
+
+def test_mpi4py_shard_directory(binary, tmp_path):
+    pytest.importorskip("mpi4py")
+    mpirun = shutil.which("mpirun")
+    if not mpirun:
+        pytest.skip("mpirun not installed")
+    launch = [mpirun, "--allow-run-as-root", "--oversubscribe", "--mca", "btl", "self,vader",
+              "-np", "4"]
+    shards = tmp_path / "q.shards"
+    subprocess.run([binary, "gen", "qap", "--size", "6", "--grid", "2x2", "--out", str(shards),
+                    "--quiet"], check=True)
+    ref_json = tmp_path / "ref.json"
+    subprocess.run(launch + [binary, "solve", str(shards), "--tol", "1e-9", "--quiet", "--json",
+                             str(ref_json)], check=True, timeout=300)
+    ref = json.loads(ref_json.read_text())
+    script = tmp_path / "solve_shards.py"
+    script.write_text(SHARD_SCRIPT)
+    prefix = tmp_path / "slices"
+    out = subprocess.run(launch + [sys.executable, str(script), str(shards), str(prefix)],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    ranks = [open(f"{prefix}.{r}").read().split() for r in range(4)]
+    for objective, status, *_ in ranks:
+        assert status == ref["status"] == "optimal"
+        assert float(objective) == ref["objective"]  # the same run as the command line's
+    # grid row 0 (ranks 0, 1) holds every column once, grid column 0 (ranks 0, 2) every row
+    cols = sorted((int(r[2]), int(r[3])) for r in ranks[:2])
+    rows = sorted((int(r[4]), int(r[5])) for r in (ranks[0], ranks[2]))
+    assert cols[0][0] == 0 and cols[0][0] + cols[0][1] == cols[1][0]
+    assert cols[1][0] + cols[1][1] == ref["cols"]
+    assert rows[0][0] == 0 and rows[0][1] + rows[1][1] == ref["rows"]
