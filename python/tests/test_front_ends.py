@@ -14,7 +14,7 @@ import pytest
 
 import shardlp
 
-MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe"]
+MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--mca", "btl", "self,vader"]
 
 # (keywords as Python takes them); the command line and the C API get them as text.
 CASES = [

@@ -13,7 +13,7 @@ highspy = pytest.importorskip("highspy")
 
 BIN = os.environ.get("SHARDLP_BIN")
 COUNT = int(os.environ.get("SLP_RANDOM_LPS", "200"))
-MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "4"]
+MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--mca", "btl", "self,vader", "-np", "4"]
 pytestmark = pytest.mark.skipif(not BIN, reason="SHARDLP_BIN not set")
 
 

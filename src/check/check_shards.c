@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/check_grid.h"
+#include "grid/comm.h"
 #include "shard/shard.h"
 
 /* Block-local int32 column indices as the int64 the checker's CSR products take. */
@@ -247,5 +249,61 @@ slp_err slp_check_load_sharded_solution(const char *sol_dir, int64_t m, int64_t 
     if (rc != SLP_OK)
         slp_solution_destroy(&s);
     *out = s;
+    return rc;
+}
+
+/* This rank's slices of the sharded solution: x and reduced costs of its column block,
+ * y of its row block (the lengths checked against its block). */
+static slp_err read_own_slices(const char *sol_dir, const slp_shard_solution_manifest_t *sm,
+                               const slp_local_problem_t *lp, double **x, double **z,
+                               double **y)
+{
+    double *act = NULL;
+    SLP_CALL(read_slice(sol_dir, sm, SLP_SHARD_SOL_X, lp->c, lp->n_loc, x, z));
+    slp_err rc = read_slice(sol_dir, sm, SLP_SHARD_SOL_Y, lp->r, lp->m_loc, y, &act);
+    free(act);
+    return rc;
+}
+
+slp_err slp_check_shards_grid(const char *model_dir, const char *sol_dir,
+                              slp_check_result_t *result, slp_check_shard_info_t *info)
+{
+    slp_shard_manifest_t man = {0};
+    slp_shard_solution_manifest_t sm = {0};
+    slp_grid_t *grid = NULL;
+    slp_local_problem_t lp = {0};
+    double *x = NULL, *z = NULL, *y = NULL;
+    slp_err rc = slp_shard_read_manifest_all(model_dir, &man); /* agreed; world = R x C */
+    if (rc == SLP_OK)
+        rc = slp_comm_agree(slp_comm_world(), slp_grid_create(man.R, man.C, &grid));
+    if (rc == SLP_OK) {
+        rc = slp_shard_read_solution_manifest(sol_dir, &sm);
+        if (rc == SLP_OK)
+            rc = same_grid(sol_dir, &man, &sm);
+        rc = slp_comm_agree(grid->world, rc);
+    }
+    if (rc == SLP_OK)
+        rc = slp_shard_read_local_from(model_dir, &man, grid, &lp); /* agreed */
+    if (rc == SLP_OK)
+        rc = slp_comm_agree(grid->world, read_own_slices(sol_dir, &sm, &lp, &x, &z, &y));
+    if (rc == SLP_OK)
+        rc = slp_check_grid(grid, &lp, x, y, z, isnan(sm.objective) ? INFINITY : sm.objective,
+                            result);
+    if (rc == SLP_OK) {
+        memset(info, 0, sizeof *info);
+        info->m = man.m;
+        info->n = man.n;
+        info->nnz = man.nnz;
+        info->sense = man.sense;
+        snprintf(info->status, sizeof info->status, "%s", sm.status);
+        info->reported_objective = sm.objective;
+    }
+    free(x);
+    free(z);
+    free(y);
+    slp_local_problem_free(&lp);
+    slp_grid_destroy(&grid);
+    slp_shard_solution_manifest_free(&sm);
+    slp_shard_manifest_free(&man);
     return rc;
 }

@@ -21,6 +21,13 @@ typedef struct slp_check_shard_info {
 slp_err slp_check_shards(const char *model_dir, const char *sol_dir, slp_check_result_t *result,
                          slp_check_shard_info_t *info);
 
+/* The same check under MPI on the model's grid (collective; the world must have R x C
+ * ranks): each rank reads only its own block, its column slice of x and reduced costs
+ * and its row slice of y, and the criteria are combined over the grid
+ * (check/check_grid.h); every rank gets the same result and info. */
+slp_err slp_check_shards_grid(const char *model_dir, const char *sol_dir,
+                              slp_check_result_t *result, slp_check_shard_info_t *info);
+
 /* Load a sharded solution into whole vectors as an slp_solution_t for a model of m rows
  * and n columns (model_status is the JSON status, e.g. "optimal"). */
 slp_err slp_check_load_sharded_solution(const char *sol_dir, int64_t m, int64_t n,

@@ -14,6 +14,7 @@
 #include "check/check_shards.h"
 #include "io/json_out.h"
 #include "cli/commands.h"
+#include "grid/comm.h"
 #include "core/error.h"
 #include "core/model.h"
 #include "io/input_format.h"
@@ -276,16 +277,27 @@ static int check_claim(const check_options_t *o, const slp_model_t *model,
 }
 
 /* Shard model + sharded solution: streamed block by block, names generated. */
+/* A shard model against a sharded solution: in one process block by block, or under
+ * mpirun on the model's grid, each rank reading only its own files (rank 0 reports). */
 static int check_sharded(const check_options_t *o)
 {
     slp_check_result_t result;
     slp_check_shard_info_t info;
-    slp_err rc = slp_check_shards(o->model_path, o->solution_path, &result, &info);
+    int distributed = slp_comm_size(slp_comm_world()) > 1;
+    slp_err rc = distributed ? slp_check_shards_grid(o->model_path, o->solution_path, &result,
+                                                     &info)
+                             : slp_check_shards(o->model_path, o->solution_path, &result, &info);
+    int root = slp_comm_rank(slp_comm_world()) == 0;
     if (rc != SLP_OK) {
         const char *msg = slp_error_message();
-        slp_cli_error("%s", *msg ? msg : slp_err_name(rc));
+        if (root)
+            slp_cli_error("%s", *msg ? msg : slp_err_name(rc));
         return 2;
     }
+    if (!root) /* every rank holds the result; rank 0 prints it and writes the JSON */
+        return claimed_status(info.status) != CLAIM_OPTIMUM ? 2
+               : slp_check_passed(&result, o->tol)         ? 0
+                                                            : 1;
     /* The report needs only sizes, sense and status: a model without arrays (names
      * are generated R<i> / C<j>) and a solution without vectors. */
     slp_model_t skeleton = {0};
