@@ -39,6 +39,8 @@ typedef struct side {
     int64_t *out_ptr, *out_idx; /* [P+1], [..]: coordinates I participate in, owned by p */
     int64_t *in_ptr, *in_idx;   /* [P+1], [..]: coordinates I own in which p participates */
     double *out_buf, *in_buf;
+    int64_t sum_scalars;    /* scalars this rank sent in the sums (all legs) */
+    int64_t sync_scalars;   /* scalars this rank sent at synchronisations */
     /* Synchronisation: I own nown coordinates with 1 <= |S| < P (their masks kept);
      * from owner p I receive the coordinates I do not participate in. */
     int words;
@@ -56,6 +58,7 @@ struct slp_comm_plan {
     slp_plan_model_t model; /* computed at creation, identical on every rank */
     double comm_seconds;
     int64_t sum_calls, sync_calls;
+    double sync_modelled;   /* the model's sync hops of the syncs that ran (whole grid) */
 };
 
 static slp_err mpi_ok(int rc, const char *what)
@@ -270,6 +273,7 @@ static slp_err sum_full(side_t *s, double *v)
     SLP_CALL(mpi_ok(MPI_Alltoallv(pack, s->seg_cnt, s->seg_off, MPI_DOUBLE, s->full_recv,
                                   s->rcv_cnt, s->rcv_off, MPI_DOUBLE, s->comm),
                     "MPI_Alltoallv"));
+    s->sum_scalars += (s->nfull - seg) + (int64_t)seg * (P - 1); /* alltoallv + allgatherv */
     double *mine = pack + s->seg_off[me];
     for (int t = 0; t < seg; t++) {
         double acc = 0.0;
@@ -308,6 +312,7 @@ static slp_err side_sum(side_t *s, double *v)
             continue;
         for (int64_t t = s->out_ptr[p]; t < s->out_ptr[p + 1]; t++)
             s->out_buf[t] = v[s->out_idx[t]];
+        s->sum_scalars += cnt;
         SLP_CALL(mpi_ok(MPI_Isend(s->out_buf + s->out_ptr[p], cnt, MPI_DOUBLE, p, TAG_REDUCE,
                                   s->comm, &s->req[nreq++]),
                         "MPI_Isend"));
@@ -335,6 +340,7 @@ static slp_err side_sum(side_t *s, double *v)
             continue;
         for (int64_t t = s->in_ptr[p]; t < s->in_ptr[p + 1]; t++)
             s->in_buf[t] = v[s->in_idx[t]];
+        s->sum_scalars += cnt;
         SLP_CALL(mpi_ok(MPI_Isend(s->in_buf + s->in_ptr[p], cnt, MPI_DOUBLE, p, TAG_RETURN,
                                   s->comm, &s->req[nreq++]),
                         "MPI_Isend"));
@@ -372,6 +378,7 @@ static slp_err sync_exchange(side_t *s, double **vecs, int count, double *sbuf, 
         SLP_CALL(mpi_ok(MPI_Isend(start, (int)(cnt * count), MPI_DOUBLE, p, TAG_SYNC, s->comm,
                                   &s->req[nreq++]),
                         "MPI_Isend"));
+        s->sync_scalars += cnt * count;
     }
     SLP_CALL(wait_all(s, nreq));
     for (int p = 0; p < P; p++) {
@@ -468,10 +475,15 @@ static slp_err timed_side(slp_comm_plan_t *plan, side_t *side, const char *what,
     double t0 = MPI_Wtime();
     slp_err rc = vecs ? side_sync(side, vecs, count) : side_sum(side, v);
     plan->comm_seconds += MPI_Wtime() - t0;
-    if (vecs)
+    if (vecs) {
         plan->sync_calls++;
-    else
+        if (side->support && side->P > 1) {
+            const slp_plan_tally_t *t = side == &plan->rows ? &plan->model.rows : &plan->model.cols;
+            plan->sync_modelled += (double)count * (double)t->sync_hops;
+        }
+    } else {
         plan->sum_calls++;
+    }
     return rc;
 }
 
@@ -533,3 +545,19 @@ double slp_plan_comm_seconds(const slp_comm_plan_t *plan) { return plan ? plan->
 int64_t slp_plan_sum_calls(const slp_comm_plan_t *plan) { return plan ? plan->sum_calls : 0; }
 int64_t slp_plan_sync_calls(const slp_comm_plan_t *plan) { return plan ? plan->sync_calls : 0; }
 int slp_plan_is_support(const slp_comm_plan_t *plan) { return plan ? plan->support : 0; }
+
+slp_err slp_plan_traffic(slp_comm_plan_t *plan, slp_grid_t *grid, slp_plan_traffic_t *out)
+{
+    memset(out, 0, sizeof *out);
+    double sent[2] = {0.0, 0.0};
+    if (plan) {
+        sent[0] = (double)(plan->rows.sum_scalars + plan->cols.sum_scalars);
+        sent[1] = (double)(plan->rows.sync_scalars + plan->cols.sync_scalars);
+        out->syncs = plan->sync_calls;
+        out->sync_modelled = plan->sync_modelled;
+    }
+    SLP_CALL(slp_comm_sum(grid->world, sent, 2));
+    out->sum_scalars = sent[0];
+    out->sync_scalars = sent[1];
+    return SLP_OK;
+}

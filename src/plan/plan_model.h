@@ -39,10 +39,15 @@ typedef struct slp_plan_model {
 } slp_plan_model_t;
 
 /* Defaults matching the solver: a check every 200 iterations (settings.c) that
- * synchronises 7 row-space and 9 column-space vectors (pdhg_step.c). */
+ * synchronises 6 row-space vectors (y, yhat, dy, ax: the SLP_VEC_SYNC rows of
+ * solver/state.c; A d_x of the step's ray and of the epoch's ray) and 8 column-space
+ * vectors (x, xhat, slack, dx, g, aty; A^T d_y twice), pdhg_step.c. The epoch's ray is
+ * evaluated when the step's certifies nothing (almost always), and the first iteration
+ * of an epoch is a further boundary (its FPE is measured): the plan counts the
+ * boundaries that happen and their traffic (comm_plan.h, slp_plan_traffic). */
 #define SLP_PLAN_SYNC_INTERVAL 200
-#define SLP_PLAN_ROW_VECTORS 7
-#define SLP_PLAN_COL_VECTORS 9
+#define SLP_PLAN_ROW_VECTORS 6
+#define SLP_PLAN_COL_VECTORS 8
 
 /* Number of 64-bit words in a participant mask over P ranks. */
 static inline int slp_plan_mask_words(int P) { return (P + 63) / 64; }

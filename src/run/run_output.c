@@ -226,8 +226,13 @@ static slp_err write_json(const char *path, const slp_result_t *res, const slp_r
     slp_json_string(&j, "mode", info->comm_mode);
     slp_json_number(&j, "dense_hops_per_iter", res->dense_hops_per_iter);
     slp_json_number(&j, "support_hops_per_iter", res->support_hops_per_iter);
-    /* measured on rank 0: time in the products' sums vs the rest of the solve loop */
     double iters = res->iterations > 0 ? (double)res->iterations : 1.0;
+    /* the plan's traffic, counted (whole grid) and as the model prices the same syncs */
+    slp_json_number(&j, "sum_scalars_per_iter", res->sum_scalars / iters);
+    slp_json_number(&j, "sync_scalars_per_iter", res->sync_scalars / iters);
+    slp_json_number(&j, "sync_modelled_per_iter", res->sync_modelled / iters);
+    slp_json_int(&j, "sync_calls", res->syncs);
+    /* measured on rank 0: time in the products' sums vs the rest of the solve loop */
     slp_json_number(&j, "comm_seconds_per_iter", res->comm_seconds / iters);
     slp_json_number(&j, "compute_seconds_per_iter", (res->solve_seconds - res->comm_seconds) / iters);
     slp_json_close_object(&j);

@@ -98,10 +98,12 @@ static slp_err ray_products(slp_pdhg_t *s, int from_epoch)
     SLP_CALL(slp_exchange_sum_cols(s->ex, s->aty_ray));
     be->spmv(be, s->a, s->ray_x, s->ax_ray);
     SLP_CALL(slp_exchange_sum_rows(s->ex, s->ax_ray));
-    double *rows[] = {s->ray_y, s->ax_ray};
-    double *cols[] = {s->ray_x, s->aty_ray};
-    SLP_CALL(slp_exchange_sync_rows(s->ex, rows, 2));
-    return slp_exchange_sync_cols(s->ex, cols, 2);
+    /* The rays are projections of synchronised vectors (whole already); their
+     * products are plan sums, stale on non-participants. */
+    double *rows[] = {s->ax_ray};
+    double *cols[] = {s->aty_ray};
+    SLP_CALL(slp_exchange_sync_rows(s->ex, rows, 1));
+    return slp_exchange_sync_cols(s->ex, cols, 1);
 }
 
 /* Local partials of the whole check (iterate and current ray), reduced over the grid. */

@@ -493,6 +493,12 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result
     }
     slp_polish_destroy(&polish);
     SLP_CALL(rc);
+    slp_plan_traffic_t traffic;
+    SLP_CALL(slp_plan_traffic(s->plan, s->grid, &traffic));
+    res->sum_scalars = traffic.sum_scalars;
+    res->sync_scalars = traffic.sync_scalars;
+    res->sync_modelled = traffic.sync_modelled;
+    res->syncs = traffic.syncs;
     res->status = (slp_status)status;
     res->solve_seconds = slp_wall_seconds() - loop_start;
     fill_result(s, &loop, &chk, sense, res);

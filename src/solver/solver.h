@@ -54,6 +54,10 @@ typedef struct slp_result {
      * spent in the plan's sums and synchronisations (0 for the dense MPI_Allreduce
      * path, which is not timed separately). */
     double dense_hops_per_iter, support_hops_per_iter;
+    /* the plan's traffic over the whole grid (comm_plan.h): scalars sent by the sums and
+     * the synchronisations, the synchronisations' modelled hops, the sync calls */
+    double sum_scalars, sync_scalars, sync_modelled;
+    int64_t syncs;
     double comm_seconds;
     /* This rank's solution slices, original space and sense (host memory, owned). */
     double *x;   /* [n_loc] primal values of column block c */

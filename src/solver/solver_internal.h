@@ -45,7 +45,10 @@ enum {
     SLP_VEC_PROBLEM = 1, /* problem data: c, bounds */
     SLP_VEC_SCALING = 2, /* cumulative scaling factors */
     SLP_VEC_ITERATE = 4, /* iterate state: what a checkpoint saves */
-    SLP_VEC_SYNC = 8,    /* made whole on every replica at a check (support plan) */
+    SLP_VEC_SYNC = 8,    /* made whole on every replica at a check (support plan): what
+                          * the check reads and what the plan's sums leave stale on
+                          * non-participants; x0, y0 are whole already (set at restarts
+                          * from synced vectors), so they are not synchronised */
     SLP_VEC_PHASE = 16   /* a polishing phase owns its own copy */
 };
 #define SLP_STATE_MAX_VECS 32

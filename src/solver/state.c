@@ -16,12 +16,12 @@ enum { P = SLP_VEC_PROBLEM, S = SLP_VEC_SCALING, I = SLP_VEC_ITERATE, Y = SLP_VE
 /* Order matters for checkpoints (file order of the ITERATE vectors). */
 static const state_vector_t TABLE[] = {
     VEC(c, 0, P | H),         VEC(lv, 0, P | H),         VEC(uv, 0, P | H),
-    VEC(dcol, 0, S),          VEC(x, 0, I | Y | H),      VEC(x0, 0, I | Y | H),
+    VEC(dcol, 0, S),          VEC(x, 0, I | Y | H),      VEC(x0, 0, I | H),
     VEC(xbar, 0, I | H),      VEC(xhat, 0, I | Y | H),   VEC(slack, 0, I | Y | H),
     VEC(dx, 0, I | Y | H),    VEC(g, 0, I | Y | H),      VEC(aty, 0, I | Y | H),
     VEC(ray_x, 0, I | H),     VEC(aty_ray, 0, I | H),    VEC(lc, 1, P | H),
     VEC(uc, 1, P | H),        VEC(drow, 1, S),           VEC(y, 1, I | Y | H),
-    VEC(y0, 1, I | Y | H),    VEC(yhat, 1, I | Y | H),   VEC(dy, 1, I | Y | H),
+    VEC(y0, 1, I | H),        VEC(yhat, 1, I | Y | H),   VEC(dy, 1, I | Y | H),
     VEC(h, 1, I | H),         VEC(ax, 1, I | Y | H),     VEC(ray_y, 1, I | H),
     VEC(ax_ray, 1, I | H),
 };
