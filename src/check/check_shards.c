@@ -130,6 +130,19 @@ static slp_err same_grid(const char *sol_dir, const slp_shard_manifest_t *man,
     return SLP_OK;
 }
 
+/* What the report says of the model and the solution. */
+static void fill_info(const slp_shard_manifest_t *man, const slp_shard_solution_manifest_t *sm,
+                      slp_check_shard_info_t *info)
+{
+    memset(info, 0, sizeof *info);
+    info->m = man->m;
+    info->n = man->n;
+    info->nnz = man->nnz;
+    info->sense = man->sense;
+    snprintf(info->status, sizeof info->status, "%s", sm->status);
+    info->reported_objective = sm->objective;
+}
+
 slp_err slp_check_shards(const char *model_dir, const char *sol_dir, slp_check_result_t *result,
                          slp_check_shard_info_t *info)
 {
@@ -141,13 +154,7 @@ slp_err slp_check_shards(const char *model_dir, const char *sol_dir, slp_check_r
     if (rc == SLP_OK)
         rc = same_grid(sol_dir, &man, &sm);
     if (rc == SLP_OK) {
-        memset(info, 0, sizeof *info);
-        info->m = man.m;
-        info->n = man.n;
-        info->nnz = man.nnz;
-        info->sense = man.sense;
-        snprintf(info->status, sizeof info->status, "%s", sm.status);
-        info->reported_objective = sm.objective;
+        fill_info(&man, &sm, info);
         slp_check_t chk;
         /* A non-finite reported objective is unusable: make the gap fail. */
         slp_check_init(&chk, man.sense, man.obj_const, isnan(sm.objective) ? INFINITY : sm.objective);
@@ -289,15 +296,8 @@ slp_err slp_check_shards_grid(const char *model_dir, const char *sol_dir,
     if (rc == SLP_OK)
         rc = slp_check_grid(grid, &lp, x, y, z, isnan(sm.objective) ? INFINITY : sm.objective,
                             result);
-    if (rc == SLP_OK) {
-        memset(info, 0, sizeof *info);
-        info->m = man.m;
-        info->n = man.n;
-        info->nnz = man.nnz;
-        info->sense = man.sense;
-        snprintf(info->status, sizeof info->status, "%s", sm.status);
-        info->reported_objective = sm.objective;
-    }
+    if (rc == SLP_OK)
+        fill_info(&man, &sm, info);
     free(x);
     free(z);
     free(y);
