@@ -94,11 +94,26 @@ class SolveHooks:
             raise err
 
 
-def log_function(verbose, log_callback):
-    """What receives the log: the caller's function, sys.stdout when verbose, or none."""
-    if log_callback is not None:
-        return log_callback
-    return _print_to_stdout if verbose else None
+def log_setup(verbose, log_callback):
+    """(what receives the log, the verbosity option): the caller's function, or
+    sys.stdout when verbose, or none; verbose=2 logs every check."""
+    log = log_callback if log_callback is not None else (_print_to_stdout if verbose else None)
+    verbosity = 2 if verbose == 2 else (1 if log is not None else 0)
+    return log, verbosity
+
+
+def run_with_hooks(what, settings, callback, log, call, make_result):
+    """call() (the library's solve, returning its code; errors name `what`) with the
+    hooks installed, then make_result(); what happened inside a hook is re-raised with
+    the result."""
+    hooks = SolveHooks(settings, callback=callback, log=log)
+    try:
+        check(call(), what)
+    finally:
+        hooks.restore()
+    result = make_result()
+    hooks.finish(result)
+    return result
 
 
 _comm_in_use = None

@@ -5,7 +5,7 @@ import os
 import numpy as np
 
 from ._lib import Info, InputError, Matrix, c_double_p, c_int64_p, check, lib, release
-from ._solve_hooks import SolveHooks, log_function, use_communicator
+from ._solve_hooks import log_setup, run_with_hooks, use_communicator
 from .settings import Settings
 
 STATUS_NAMES = (
@@ -252,24 +252,19 @@ class Model:
             use_communicator(comm)
         if x0 is not None or y0 is not None:
             self.set_warm_start(x0, y0)
-        log = log_function(verbose, log_callback)
-        verbosity = 2 if verbose == 2 else (1 if verbose or log_callback else 0)
+        log, verbosity = log_setup(verbose, log_callback)
         s = Settings(tol=tol, time_limit=time_limit, threads=threads, iter_limit=iter_limit,
                      verbosity=verbosity, presolve=presolve, polish=polish, **options)
-        hooks = SolveHooks(s, callback=callback, log=log)
         info = Info()
         x = np.empty(self.n)
         rc = np.empty(self.n)
         y = np.empty(self.m)
         ax = np.empty(self.m)
-        try:
-            check(lib().shardlp_solve(self._h, s.handle, ctypes.byref(info), _dptr(x),
-                                      _dptr(y), _dptr(rc), _dptr(ax)), "solve")
-        finally:
-            hooks.restore()
-        result = Result(info, x, y, rc, ax)
-        hooks.finish(result)
-        return result
+        return run_with_hooks(
+            "solve", s, callback, log,
+            lambda: lib().shardlp_solve(self._h, s.handle, ctypes.byref(info), _dptr(x),
+                                        _dptr(y), _dptr(rc), _dptr(ax)),
+            lambda: Result(info, x, y, rc, ax))
 
     def __repr__(self):
         return f"Model(m={self.m}, n={self.n}, nnz={self.nnz})"
@@ -321,27 +316,25 @@ def solve_shards(path, tol=1e-4, comm=None, callback=None, log_callback=None, ve
     path = os.fspath(path)
     if not os.path.isdir(path):
         raise FileNotFoundError(f"{path}: not a shard directory")
-    log = log_function(verbose, log_callback)
-    verbosity = 2 if verbose == 2 else (1 if verbose or log_callback else 0)
+    log, verbosity = log_setup(verbose, log_callback)
     s = Settings(tol=tol, verbosity=verbosity, **options)
-    hooks = SolveHooks(s, callback=callback, log=log)
     info = Info()
     col_lo, n_loc, row_lo, m_loc = (ctypes.c_int64() for _ in range(4))
     bufs = [c_double_p() for _ in range(4)]  # x, rc, y, ax
-    try:
-        check(lib().shardlp_solve_shards(path.encode(), s.handle, ctypes.byref(info),
-                                         ctypes.byref(col_lo), ctypes.byref(n_loc),
-                                         ctypes.byref(bufs[0]), ctypes.byref(bufs[1]),
-                                         ctypes.byref(row_lo), ctypes.byref(m_loc),
-                                         ctypes.byref(bufs[2]), ctypes.byref(bufs[3])),
-              "solve_shards")
-    finally:
-        hooks.restore()
-    x, rc = _take(bufs[0], n_loc.value), _take(bufs[1], n_loc.value)
-    y, ax = _take(bufs[2], m_loc.value), _take(bufs[3], m_loc.value)
-    result = ShardResult(info, x, y, rc, ax, col_lo.value, row_lo.value)
-    hooks.finish(result)
-    return result
+
+    def slices():
+        x, rc = _take(bufs[0], n_loc.value), _take(bufs[1], n_loc.value)
+        y, ax = _take(bufs[2], m_loc.value), _take(bufs[3], m_loc.value)
+        return ShardResult(info, x, y, rc, ax, col_lo.value, row_lo.value)
+
+    return run_with_hooks(
+        "solve_shards", s, callback, log,
+        lambda: lib().shardlp_solve_shards(path.encode(), s.handle, ctypes.byref(info),
+                                           ctypes.byref(col_lo), ctypes.byref(n_loc),
+                                           ctypes.byref(bufs[0]), ctypes.byref(bufs[1]),
+                                           ctypes.byref(row_lo), ctypes.byref(m_loc),
+                                           ctypes.byref(bufs[2]), ctypes.byref(bufs[3])),
+        slices)
 
 
 def rank():

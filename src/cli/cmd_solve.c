@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "core/interrupt.h"
 #include "core/log.h"
+#include "core/parse.h"
 #include "run/highs_options.h"
 #include "run/option_table.h"
 #include "run/run.h"
@@ -25,11 +26,7 @@ static void print_usage(void)
  * is one of HiGHS's boolean words. */
 static int is_bool_word(const char *s)
 {
-    static const char *const words[] = {"on", "off", "true", "false", "choose", "0", "1"};
-    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
-        if (!strcmp(s, words[k]))
-            return 1;
-    return 0;
+    return slp_bool_word(s) >= 0 || !strcmp(s, "choose");
 }
 
 /* One "--name[=value]" argument at argv[*k]; may consume the next argument. */

@@ -40,14 +40,21 @@ slp_err slp_option_value(int argc, char **argv, int *k, const char **value)
     return SLP_OK;
 }
 
-slp_err slp_parse_bool(const char *option, const char *text, int *out)
+int slp_bool_word(const char *text)
 {
     if (!strcmp(text, "true") || !strcmp(text, "on") || !strcmp(text, "1"))
-        *out = 1;
-    else if (!strcmp(text, "false") || !strcmp(text, "off") || !strcmp(text, "0"))
-        *out = 0;
-    else
+        return 1;
+    if (!strcmp(text, "false") || !strcmp(text, "off") || !strcmp(text, "0"))
+        return 0;
+    return -1;
+}
+
+slp_err slp_parse_bool(const char *option, const char *text, int *out)
+{
+    int v = slp_bool_word(text);
+    if (v < 0)
         return slp_error(SLP_ERR_INPUT, "option %s: '%s' is not true or false (on/off, 1/0)",
                          option, text);
+    *out = v;
     return SLP_OK;
 }

@@ -14,5 +14,7 @@ slp_err slp_parse_int64(const char *option, const char *text, int64_t lo, int64_
 slp_err slp_option_value(int argc, char **argv, int *k, const char **value);
 /* HiGHS-style boolean: true/false, on/off, 1/0 (case as written). */
 slp_err slp_parse_bool(const char *option, const char *text, int *out);
+/* 1 / 0 for the words slp_parse_bool accepts (true/on/1, false/off/0), -1 for others. */
+int slp_bool_word(const char *text);
 
 #endif

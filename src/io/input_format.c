@@ -90,14 +90,13 @@ int64_t slp_input_text_bytes(const char *path)
         slp_error_clear();
         return 0;
     }
-    /* gzip, bzip2 and xz compress MPS about 5x or more */
-    unsigned char head[6] = {0};
-    FILE *f = fopen(path, "rb");
-    size_t got = f ? fread(head, 1, sizeof head, f) : 0;
-    if (f)
-        fclose(f);
-    int compressed = (got >= 2 && head[0] == 0x1f && head[1] == 0x8b) ||
-                     (got >= 3 && !memcmp(head, "BZh", 3)) ||
-                     (got >= 6 && !memcmp(head, "\xfd" "7zXZ\0", 6));
+    /* gzip, bzip2, xz and zstd compress MPS about 5x or more */
+    slp_text_in_t *t = NULL;
+    if (format == SLP_INPUT_SHARDS || slp_text_in_open(path, &t) != SLP_OK) {
+        slp_error_clear();
+        return (int64_t)st.st_size;
+    }
+    int compressed = strcmp(slp_text_in_kind(t), "none") != 0;
+    slp_text_in_close(&t);
     return (int64_t)st.st_size * (compressed ? 5 : 1);
 }

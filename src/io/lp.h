@@ -8,6 +8,10 @@
 
 #include "core/model.h"
 
+/* Characters an LP name cannot contain (besides blanks and controls): operators,
+ * ':' of labels, '[' ']' '^' of quadratic terms, '\\' of comments. Reader and writer. */
+#define SLP_LP_RESERVED "+-<>=:[]^\\*"
+
 slp_err slp_lp_read(const char *path, slp_model_t **out);
 /* Write `model` as an LP file that slp_lp_read, HiGHS and CPLEX read (io/lp_write.c). */
 slp_err slp_lp_write(const slp_model_t *model, const char *path);

@@ -116,7 +116,7 @@ static slp_err read_line(lp_t *lp, int *got)
 
 static int is_name_char(int ch)
 {
-    return ch > ' ' && ch < 127 && !strchr("+-<>=:[]^\\*", ch);
+    return ch > ' ' && ch < 127 && !strchr(SLP_LP_RESERVED, ch);
 }
 
 static slp_err set_text(tok_t *t, const char *s, size_t len)

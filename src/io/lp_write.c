@@ -25,7 +25,7 @@ static int lp_name_ok(const char *s)
         !strcasecmp(s, "infinity") || !strcasecmp(s, "free"))
         return 0;
     for (const char *p = s; *p; p++)
-        if (*p <= ' ' || *p >= 127 || strchr("+-<>=:[]^\\*", *p))
+        if (*p <= ' ' || *p >= 127 || strchr(SLP_LP_RESERVED, *p))
             return 0;
     return 1;
 }

@@ -2,6 +2,8 @@
  * writeOptions writes them. */
 #include "run/highs_options.h"
 
+#include "core/parse.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,17 +67,8 @@ const char *slp_highs_default(const char *name)
     return NULL;
 }
 
-/* Numbers compare by value ("1e-07" and "0.0000001"), words as written; booleans
- * accept HiGHS's spellings. */
-static int as_bool(const char *v)
-{
-    if (!strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "1"))
-        return 1;
-    if (!strcmp(v, "false") || !strcmp(v, "off") || !strcmp(v, "0"))
-        return 0;
-    return -1;
-}
-
+/* Numbers compare by value ("1e-07" and "0.0000001"), words as written, booleans in
+ * any of their spellings (core/parse.h). */
 int slp_highs_is_default(const char *name, const char *value)
 {
     const char *def = slp_highs_default(name);
@@ -87,5 +80,5 @@ int slp_highs_is_default(const char *name, const char *value)
     double a = strtod(def, &end_a), b = strtod(value, &end_b);
     if (def[0] && value[0] && !*end_a && !*end_b)
         return a == b || (isinf(a) && isinf(b) && (a > 0) == (b > 0));
-    return as_bool(def) >= 0 && as_bool(def) == as_bool(value);
+    return slp_bool_word(def) >= 0 && slp_bool_word(def) == slp_bool_word(value);
 }

@@ -442,8 +442,7 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result
         log_header();
         trace_row(s->in->trace, 0, 0.0, &chk, sense, s->omega, 0);
     }
-    double elapsed_now = slp_wall_seconds() - start;
-    double agreed[1] = {elapsed_now};
+    double agreed[1] = {slp_wall_seconds() - start};
     if (rc == SLP_OK)
         rc = slp_reduce_max(s->grid, agreed, 1);
     double loop_elapsed0 = agreed[0];
@@ -462,8 +461,8 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result
                                   &checkpoint_due);
         if (rc != SLP_OK)
             break;
-        if (loop.total > loop_total0) /* measured: replaces the power-step estimate */
-            s->seconds_per_iter = (elapsed - loop_elapsed0) / (double)(loop.total - loop_total0);
+        /* measured (a window has at least one iteration): replaces the power-step estimate */
+        s->seconds_per_iter = (elapsed - loop_elapsed0) / (double)(loop.total - loop_total0);
         window = window_length(s, elapsed);
         status = check_status(s, &chk, loop.total, elapsed);
         if (status < 0 && interrupted)
