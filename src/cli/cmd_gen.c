@@ -1,6 +1,7 @@
 /* shardlp gen KIND [params] --grid RxC --out DIR [--seed S] [--mps FILE]: generate an
  * LP family directly as shards (src/gen/gen.h, docs/generators.md). Runs as one
  * process or under mpirun with any number of ranks; each rank writes its own blocks. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,12 @@ static void print_usage(void)
            "                (covariate-balanced matching LP relaxation)\n"
            "  qap           --size M   (Adams-Johnson linearisation of a random QAP)\n"
            "  transport     --sources S --sinks T --neighbors K   (k-nearest-neighbour transport)\n"
+           "  heat-source   --grid-size N --candidates K --sources L --measurements M\n"
+           "                (heat sources located from temperatures: a 3-D Poisson inverse\n"
+           "                 problem; n = (N+2)^3 + N^3, m = N^3, nnz = 8 N^3)\n"
+           "  production-inventory  --factories E --stages T [--theta TH]\n"
+           "                (robust production planning with a linear decision rule,\n"
+           "                 demand uncertainty TH, default 0.2)\n"
            "\n"
            "options:\n"
            "  --grid RxC            grid of the shard directory (default: from the number of ranks)\n"
@@ -46,7 +53,7 @@ static void print_usage(void)
 }
 
 static slp_err parse_args(int argc, char **argv, int *kind, int64_t *params, uint64_t *seed,
-                          int *scale, const char **grid_text, const char **out_dir,
+                          int *scale, double *theta, const char **grid_text, const char **out_dir,
                           const char **mps_path, int *sizes_only)
 {
     *kind = -1;
@@ -74,6 +81,9 @@ static slp_err parse_args(int argc, char **argv, int *kind, int64_t *params, uin
             else
                 return slp_error(SLP_ERR_INPUT, "option --scale: '%s' is not none or benchmark",
                                  value);
+        } else if (!strcmp(a, "--theta")) {
+            SLP_CALL(slp_option_value(argc, argv, &k, &value));
+            SLP_CALL(slp_parse_double(a, value, -INFINITY, INFINITY, theta));
         } else if (!strcmp(a, "--sizes")) {
             *sizes_only = 1;
         } else if (!strcmp(a, "--quiet")) {
@@ -101,7 +111,7 @@ static slp_err parse_args(int argc, char **argv, int *kind, int64_t *params, uin
     }
     if (*kind < 0)
         return slp_error(SLP_ERR_INPUT, "gen: no family given (mcf, design-match, qap, "
-                         "transport; see shardlp gen --help)");
+                         "transport, heat-source, production-inventory; see shardlp gen --help)");
     for (int p = 0; p < slp_gen_param_count(*kind); p++)
         if (!have[p])
             return slp_error(SLP_ERR_INPUT, "gen %s: missing %s", kind_name,
@@ -132,13 +142,16 @@ int slp_cmd_gen(int argc, char **argv)
     int kind = -1, scale = SLP_GEN_SCALE_NONE, sizes_only = 0;
     int64_t params[4] = {0, 0, 0, 0};
     uint64_t seed = 1;
+    double theta = NAN; /* --theta, when given */
     const char *grid_text = NULL, *out_dir = NULL, *mps_path = NULL;
     slp_gen_t g;
     int R = 0, C = 0;
-    slp_err rc = parse_args(argc, argv, &kind, params, &seed, &scale, &grid_text, &out_dir,
-                            &mps_path, &sizes_only);
+    slp_err rc = parse_args(argc, argv, &kind, params, &seed, &scale, &theta, &grid_text,
+                            &out_dir, &mps_path, &sizes_only);
     if (rc == SLP_OK)
         rc = slp_gen_init(&g, kind, params, seed, scale);
+    if (rc == SLP_OK && !isnan(theta))
+        rc = slp_gen_set_theta(&g, theta);
     if (rc == SLP_OK && grid_text)
         rc = slp_grid_parse(grid_text, &R, &C);
     else if (rc == SLP_OK)

@@ -8,34 +8,37 @@
 
 #include "gen_family.h"
 
-static const char *const kind_names[] = {"mcf", "design-match", "qap", "transport"};
-static const char *const param_options[4][4] = {
+static const char *const kind_names[SLP_GEN_KINDS] = {
+    "mcf", "design-match", "qap", "transport", "heat-source", "production-inventory"};
+static const char *const param_options[SLP_GEN_KINDS][4] = {
     {"--commodities", "--factories", "--warehouses", "--stores"},
     {"--treated", "--controls", "--covariates", "--neighbors"},
     {"--size", NULL, NULL, NULL},
     {"--sources", "--sinks", "--neighbors", NULL},
+    {"--grid-size", "--candidates", "--sources", "--measurements"},
+    {"--factories", "--stages", NULL, NULL},
 };
 
 slp_err slp_gen_kind_parse(const char *name, int *kind)
 {
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < SLP_GEN_KINDS; k++)
         if (!strcmp(name, kind_names[k])) {
             *kind = k;
             return SLP_OK;
         }
-    return slp_error(SLP_ERR_INPUT, "gen: unknown family '%s' (mcf, design-match, qap, transport)",
-                     name);
+    return slp_error(SLP_ERR_INPUT, "gen: unknown family '%s' (mcf, design-match, qap, transport, "
+                     "heat-source, production-inventory)", name);
 }
 
 const char *slp_gen_kind_name(int kind)
 {
-    return kind >= 0 && kind < 4 ? kind_names[kind] : "?";
+    return kind >= 0 && kind < SLP_GEN_KINDS ? kind_names[kind] : "?";
 }
 
 int slp_gen_param_count(int kind)
 {
-    static const int counts[4] = {4, 4, 1, 3};
-    return kind >= 0 && kind < 4 ? counts[kind] : 0;
+    static const int counts[SLP_GEN_KINDS] = {4, 4, 1, 3, 4, 2};
+    return kind >= 0 && kind < SLP_GEN_KINDS ? counts[kind] : 0;
 }
 
 const char *slp_gen_param_option(int kind, int index)
@@ -51,7 +54,20 @@ slp_err slp_gen_init(slp_gen_t *g, int kind, const int64_t *params, uint64_t see
         g->p[k] = params[k];
     g->seed = seed;
     g->scale = scale;
+    g->theta = 0.2; /* the benchmark's uncertainty level */
     return slp_genf_setup(g);
+}
+
+slp_err slp_gen_set_theta(slp_gen_t *g, double theta)
+{
+    if (g->kind != SLP_GEN_PRODUCTION_INVENTORY)
+        return slp_error(SLP_ERR_INPUT, "gen %s: --theta is production-inventory's option",
+                         slp_gen_kind_name(g->kind));
+    if (!(theta >= 0.0 && theta < 1.0))
+        return slp_error(SLP_ERR_INPUT, "gen production-inventory: --theta must be in [0, 1) "
+                         "(demand varies in [1 - theta, 1 + theta] times its mean)");
+    g->theta = theta;
+    return SLP_OK;
 }
 
 slp_err slp_gen_sizes(int kind, const int64_t *params, int64_t *m, int64_t *n, int64_t *nnz)

@@ -10,7 +10,9 @@
  *   mcf           K commodities, F factories per commodity, W warehouses, S stores
  *   design-match  N treated, M controls, D covariates, T neighbours
  *   qap           M (size)
- *   transport     S sources, T sinks, K neighbours */
+ *   transport     S sources, T sinks, K neighbours
+ *   heat-source   N grid size, K candidate locations, L sources, M measurements
+ *   production-inventory  E factories, T stages (and the real theta, g->theta) */
 #ifndef SLP_GEN_H
 #define SLP_GEN_H
 
@@ -25,8 +27,23 @@ typedef enum {
     SLP_GEN_MCF = 0,
     SLP_GEN_DESIGN_MATCH = 1,
     SLP_GEN_QAP = 2,
-    SLP_GEN_TRANSPORT = 3
+    SLP_GEN_TRANSPORT = 3,
+    SLP_GEN_HEAT_SOURCE = 4,
+    SLP_GEN_PRODUCTION_INVENTORY = 5,
+    SLP_GEN_KINDS = 6
 } slp_gen_kind;
+
+/* heat-source: at most this many candidate and measurement locations. */
+#define SLP_GEN_HEAT_MAX_POINTS 4096
+
+/* heat-source's located points: interior grid points ((i-1) N + j-1) N + k-1, sorted,
+ * without repeats (docs/generators.md). */
+typedef struct slp_gen_heat {
+    int64_t ncand, nmeas;
+    int64_t cand[SLP_GEN_HEAT_MAX_POINTS];    /* possible source locations */
+    int32_t cand_sources[SLP_GEN_HEAT_MAX_POINTS]; /* true sources placed there */
+    int64_t meas[SLP_GEN_HEAT_MAX_POINTS];    /* measurement locations */
+} slp_gen_heat_t;
 
 typedef enum { SLP_GEN_SCALE_NONE = 0, SLP_GEN_SCALE_BENCHMARK = 1 } slp_gen_scale;
 
@@ -41,9 +58,11 @@ typedef struct slp_gen {
     /* design-match derived sizes */
     int64_t dm_moments;  /* d + d(d+1)/2 dense moment rows */
     int64_t dm_excl;     /* floor(2t/5) caliper-excluded candidates per treated unit */
+    double theta;        /* production-inventory's uncertainty level (default 0.2) */
+    slp_gen_heat_t heat; /* heat-source's located points */
 } slp_gen_t;
 
-/* "mcf", "design-match", "qap", "transport" -> kind; SLP_ERR_INPUT otherwise. */
+/* "mcf", "design-match", ..., "production-inventory" -> kind; SLP_ERR_INPUT otherwise. */
 slp_err slp_gen_kind_parse(const char *name, int *kind);
 const char *slp_gen_kind_name(int kind);
 /* Number of parameters of a family and their option names ("--commodities", ...). */
@@ -56,6 +75,9 @@ slp_err slp_gen_sizes(int kind, const int64_t *params, int64_t *m, int64_t *n, i
 
 /* Validate and set up; g->m, n, nnz from the formulas. */
 slp_err slp_gen_init(slp_gen_t *g, int kind, const int64_t *params, uint64_t seed, int scale);
+/* production-inventory's uncertainty level theta in [0, 1) (the option --theta);
+ * SLP_ERR_INPUT for another value or another family. */
+slp_err slp_gen_set_theta(slp_gen_t *g, double theta);
 
 /* Nonzeros of row i / column j (closed form; O(1) or O(log) time). */
 int64_t slp_gen_row_nnz(const slp_gen_t *g, int64_t i);

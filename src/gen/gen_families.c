@@ -1,4 +1,5 @@
-/* The four generator families: sizes, closed-form nonzero counts, and the raw
+/* Four of the generator families (heat-source and production-inventory have files of
+ * their own) and the dispatch over all of them: sizes, closed-form nonzero counts, and the raw
  * (unscaled) entries of any column and bounds of any row. docs/generators.md states
  * each model, its size formulas and why it is feasible with a finite optimum. */
 #include "gen_family.h"
@@ -20,26 +21,20 @@ enum {
 #define DM_TOLERANCE 0.05   /* moment rows: |sum of differences| <= 0.05 N */
 #define DM_SLACK_COST 1.0
 
-/* ---- Overflow-checked size arithmetic -------------------------------------------- */
-
 static int64_t mul(int64_t a, int64_t b, int *ovf)
 {
-    int64_t r;
-    if (__builtin_mul_overflow(a, b, &r)) {
-        *ovf = 1;
-        return 0;
-    }
-    return r;
+    return slp_gen_mul(a, b, ovf);
 }
 
 static int64_t add(int64_t a, int64_t b, int *ovf)
 {
-    int64_t r;
-    if (__builtin_add_overflow(a, b, &r)) {
-        *ovf = 1;
-        return 0;
-    }
-    return r;
+    return slp_gen_add(a, b, ovf);
+}
+
+slp_err slp_genf_overflow(const slp_gen_t *g)
+{
+    return slp_error(SLP_ERR_INPUT, "gen %s: the LP's size does not fit in 64-bit counts",
+                     slp_gen_kind_name(g->kind));
 }
 
 /* ---- Monotone windows (transport, design-match) ---------------------------------- */
@@ -156,13 +151,14 @@ slp_err slp_genf_setup(slp_gen_t *g)
         g->max_col_nnz = 2;
         break;
     }
+    case SLP_GEN_HEAT_SOURCE:
+        return slp_genf_heat_setup(g);
+    case SLP_GEN_PRODUCTION_INVENTORY:
+        return slp_genf_inventory_setup(g);
     default:
         return slp_error(SLP_ERR_INPUT, "unknown generator kind %d", g->kind);
     }
-    if (ovf)
-        return slp_error(SLP_ERR_INPUT, "gen %s: the LP's size does not fit in 64-bit counts",
-                         slp_gen_kind_name(g->kind));
-    return SLP_OK;
+    return ovf ? slp_genf_overflow(g) : SLP_OK;
 }
 
 /* ==================================================================================
@@ -556,6 +552,8 @@ int64_t slp_genf_row_nnz(const slp_gen_t *g, int64_t i)
     case SLP_GEN_MCF: return mcf_row_nnz(g, i);
     case SLP_GEN_DESIGN_MATCH: return dm_row_nnz(g, i);
     case SLP_GEN_QAP: return qap_row_nnz(g, i);
+    case SLP_GEN_HEAT_SOURCE: return 8;
+    case SLP_GEN_PRODUCTION_INVENTORY: return slp_genf_inventory_row_nnz(g, i);
     default: return tr_row_nnz(g, i);
     }
 }
@@ -566,6 +564,8 @@ int64_t slp_genf_col_nnz(const slp_gen_t *g, int64_t j)
     case SLP_GEN_MCF: return mcf_col_nnz(g, j);
     case SLP_GEN_DESIGN_MATCH: return dm_col_nnz(g, j);
     case SLP_GEN_QAP: return qap_col_nnz(g, j);
+    case SLP_GEN_HEAT_SOURCE: return slp_genf_heat_col_nnz(g, j);
+    case SLP_GEN_PRODUCTION_INVENTORY: return slp_genf_inventory_col_nnz(g, j);
     default: return 2;
     }
 }
@@ -576,6 +576,8 @@ int64_t slp_genf_column(const slp_gen_t *g, int64_t j, int64_t *rows, double *va
     case SLP_GEN_MCF: return mcf_column(g, j, rows, vals);
     case SLP_GEN_DESIGN_MATCH: return dm_column(g, j, rows, vals);
     case SLP_GEN_QAP: return qap_column(g, j, rows, vals);
+    case SLP_GEN_HEAT_SOURCE: return slp_genf_heat_column(g, j, rows, vals);
+    case SLP_GEN_PRODUCTION_INVENTORY: return slp_genf_inventory_column(g, j, rows, vals);
     default: return tr_column(g, j, rows, vals);
     }
 }
@@ -586,6 +588,8 @@ void slp_genf_col_data(const slp_gen_t *g, int64_t j, double *obj, double *lv, d
     case SLP_GEN_MCF: mcf_col_data(g, j, obj, lv, uv); break;
     case SLP_GEN_DESIGN_MATCH: dm_col_data(g, j, obj, lv, uv); break;
     case SLP_GEN_QAP: qap_col_data(g, j, obj, lv, uv); break;
+    case SLP_GEN_HEAT_SOURCE: slp_genf_heat_col_data(g, j, obj, lv, uv); break;
+    case SLP_GEN_PRODUCTION_INVENTORY: slp_genf_inventory_col_data(g, j, obj, lv, uv); break;
     default: tr_col_data(g, j, obj, lv, uv); break;
     }
 }
@@ -596,6 +600,8 @@ void slp_genf_row_bounds(const slp_gen_t *g, int64_t i, double *lc, double *uc)
     case SLP_GEN_MCF: mcf_row_bounds(g, i, lc, uc); break;
     case SLP_GEN_DESIGN_MATCH: dm_row_bounds(g, i, lc, uc); break;
     case SLP_GEN_QAP: qap_row_bounds(g, i, lc, uc); break;
+    case SLP_GEN_HEAT_SOURCE: *lc = *uc = 0.0; break; /* Poisson rows */
+    case SLP_GEN_PRODUCTION_INVENTORY: slp_genf_inventory_row_bounds(g, i, lc, uc); break;
     default: tr_row_bounds(g, i, lc, uc); break;
     }
 }

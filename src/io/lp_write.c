@@ -1,6 +1,8 @@
 /* slp_lp_write: a model as a CPLEX LP file (io/lp.h, docs/lp-format.md), written
  * atomically (io/out_file.h). Values with %.17g (exact round trip through
- * slp_lp_read); two-sided rows as ranges `lo <= expression <= hi`; free rows are
+ * slp_lp_read); a two-sided row lo <= a x <= hi as `a x - ~r_<row> = 0` with the range
+ * column lo <= ~r_<row> <= hi (the form GLPK writes; HiGHS, GLPK and Clp do not read
+ * `lo <= a x <= hi`, docs/lp-format.md); free rows are
  * left out (the LP format has none); bounds only where not [0, +inf); integer
  * columns under General. Names that the format cannot carry (empty, with a
  * reserved character, starting with a digit or '.', or a keyword such as inf)
@@ -60,6 +62,28 @@ static const char *row_name(names_t *nm, int64_t i)
         return nm->rows[i];
     snprintf(nm->buf, sizeof nm->buf, "R%lld", (long long)i);
     return nm->buf;
+}
+
+/* A row lo <= a x <= hi with lo < hi, both finite: written with a range column. */
+static int is_ranged(const slp_model_t *model, int64_t i)
+{
+    return isfinite(model->lc[i]) && isfinite(model->uc[i]) && model->lc[i] != model->uc[i];
+}
+
+#define RANGE_PREFIX "~r_"
+
+static void write_range_column(names_t *nm, int64_t i)
+{
+    fprintf(nm->f, " %s%s", RANGE_PREFIX, row_name(nm, i));
+}
+
+/* Column names that could clash with range columns make the writer generate C<j>. */
+static int names_clash_with_ranges(char **cols, int64_t n)
+{
+    for (int64_t j = 0; cols && j < n; j++)
+        if (!strncmp(cols[j], RANGE_PREFIX, strlen(RANGE_PREFIX)))
+            return 1;
+    return 0;
 }
 
 static void term(FILE *f, double coef, const char *name, int64_t *count)
@@ -130,17 +154,16 @@ static int64_t write_rows(names_t *nm, const slp_model_t *model, const int64_t *
             continue;
         }
         fprintf(f, " %s:", row_name(nm, i));
-        if (isfinite(lo) && isfinite(hi) && lo != hi) {
-            fputc(' ', f);
-            write_number(f, lo);
-            fputs(" <=", f);
-        }
         int64_t count = 0;
         for (int64_t k = ptr[i]; k < ptr[i + 1]; k++)
             term(f, val[k], col_name(nm, col[k]), &count);
         if (count == 0)
             fprintf(f, " 0 %s", col_name(nm, 0)); /* an empty row: keep it, as 0 x = ... */
-        if (lo == hi)
+        if (is_ranged(model, i)) {
+            fputs(" -", f);
+            write_range_column(nm, i);
+            fputs(" = 0", f);
+        } else if (lo == hi)
             fputs(" = ", f), write_number(f, lo);
         else if (isfinite(hi))
             fputs(" <= ", f), write_number(f, hi);
@@ -174,6 +197,16 @@ static void write_bounds(names_t *nm, const slp_model_t *model)
             fputc('\n', f);
         }
     }
+    for (int64_t i = 0; i < model->m; i++)
+        if (is_ranged(model, i)) {
+            fputc(' ', f);
+            write_number(f, model->lc[i]);
+            fputs(" <=", f);
+            write_range_column(nm, i);
+            fputs(" <= ", f);
+            write_number(f, model->uc[i]);
+            fputc('\n', f);
+        }
     if (model->is_int) {
         int any = 0;
         for (int64_t j = 0; j < model->n; j++)
@@ -191,7 +224,10 @@ slp_err slp_lp_write(const slp_model_t *model, const char *path)
         return slp_error(SLP_ERR_INPUT, "%s: a model with rows but no columns has no LP form",
                          path);
     names_t nm = {0};
-    nm.cols = lp_names_ok(model->col_names, model->n) ? model->col_names : NULL;
+    nm.cols = lp_names_ok(model->col_names, model->n) &&
+                      !names_clash_with_ranges(model->col_names, model->n)
+                  ? model->col_names
+                  : NULL;
     nm.rows = lp_names_ok(model->row_names, model->m) ? model->row_names : NULL;
     if ((model->col_names && !nm.cols) || (model->row_names && !nm.rows))
         slp_warn("%s: some names cannot be written in an LP file; writing generated names "

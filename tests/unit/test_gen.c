@@ -3,7 +3,9 @@
  * 13,603,420,000 columns and 40,806,820,000 nonzeros); closed-form row and column counts
  * and cuts against counts taken from the built model; shards written on 1x1, 2x2 and 1x3
  * read back block by block and compared exactly with the LP read back from the MPS file;
- * design-match's zero-equality singleton rows; --scale benchmark; bad parameters. */
+ * design-match's zero-equality singleton rows; --scale benchmark; bad parameters;
+ * heat-source's and production-inventory's published sizes and heat-source's true
+ * temperature against the discrete Poisson equation. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 
 #include "check.h"
 #include "gen/gen.h"
+#include "gen/gen_family.h"
 #include "grid/comm.h"
 #include "io/mps.h"
 #include "shard/shard.h"
@@ -39,6 +42,62 @@ static void published_sizes(void)
     int64_t huge[4] = {1LL << 40, 1LL << 20, 1LL << 20, 5}, m, n, nnz;
     CHECK(slp_gen_sizes(SLP_GEN_MCF, huge, &m, &n, &nnz) == SLP_ERR_INPUT, "overflow accepted");
     slp_error_clear();
+}
+
+/* The benchmark's heat-source and production-inventory members (create_large_instances.sh
+ * of the large-scale PDLP benchmark: grid 400, 500 possible locations, 10 sources, 100 or
+ * 50 measurements; 200 factories, 400 stages), counted by hand from the models of
+ * docs/generators.md: heat-source n = 402^3 + 400^3, m = 400^3, nnz = 8 * 400^3;
+ * production-inventory E = 200, T = 400 by the block counts listed there. */
+static void published_sizes_new_families(void)
+{
+    int64_t hs[4] = {400, 500, 10, 100}, m, n, nnz;
+    CHECK(slp_gen_sizes(SLP_GEN_HEAT_SOURCE, hs, &m, &n, &nnz) == SLP_OK, "heat sizes");
+    CHECK(m == 64000000LL && n == 402LL * 402 * 402 + 64000000LL && nnz == 512000000LL,
+          "heat-source: %lld %lld %lld", (long long)m, (long long)n, (long long)nnz);
+    int64_t E = 200, T = 400, pi[2] = {E, T};
+    CHECK(slp_gen_sizes(SLP_GEN_PRODUCTION_INVENTORY, pi, &m, &n, &nnz) == SLP_OK, "pi sizes");
+    int64_t rows = T + E * T * (T + 1) / 2 + 3 * T * E + E + T * (T - 1) / 2 + 2 * T;
+    int64_t cols = T * T * E + 2 * T + E * T * (T + 1) + 2 * T * E + 2 * T * T;
+    int64_t ents = (2 * T + E * T * (T + 1) / 2)            /* objective rows */
+                   + 3 * E * T * (T + 1) / 2                 /* capacity equalities */
+                   + 2 * E * T * (T + 1)                     /* capacity bounds */
+                   + E * (T * (T + 1) / 2 + 2 * T) + 2 * T * E /* per-factory rows */
+                   + E * (T - 1) * T * (T + 1) / 6 + (T - 1) * T /* inventory equalities */
+                   + E * T * (T + 1) + 2 * T * (T - 1);      /* inventory bounds */
+    CHECK(m == rows && n == cols && nnz == ents, "production-inventory: %lld %lld %lld, "
+          "expected %lld %lld %lld", (long long)m, (long long)n, (long long)nnz, (long long)rows,
+          (long long)cols, (long long)ents);
+}
+
+/* heat-source's feasible point: the true temperature solves the discrete Poisson equation
+ * with the true sources (residual of every interior row, computed here from the stencil). */
+static void heat_temperature(void)
+{
+    int64_t p[4] = {7, 8, 3, 5};
+    slp_gen_t g;
+    if (slp_gen_init(&g, SLP_GEN_HEAT_SOURCE, p, 5, 0) != SLP_OK) {
+        CHECK(0, "init: %s", slp_error_message());
+        return;
+    }
+    int64_t N = p[0];
+    double worst = 0.0, qmax = 0.0, h2inv = (double)(N * N);
+    for (int64_t i = 1; i <= N; i++)
+        for (int64_t j = 1; j <= N; j++)
+            for (int64_t k = 1; k <= N; k++) {
+                double nb = slp_genf_heat_temperature(&g, i - 1, j, k) +
+                            slp_genf_heat_temperature(&g, i + 1, j, k) +
+                            slp_genf_heat_temperature(&g, i, j - 1, k) +
+                            slp_genf_heat_temperature(&g, i, j + 1, k) +
+                            slp_genf_heat_temperature(&g, i, j, k - 1) +
+                            slp_genf_heat_temperature(&g, i, j, k + 1);
+                double q = slp_genf_heat_source(&g, ((i - 1) * N + j - 1) * N + k - 1);
+                double r = h2inv * (nb - 6.0 * slp_genf_heat_temperature(&g, i, j, k)) + q;
+                worst = fmax(worst, fabs(r));
+                qmax = fmax(qmax, q);
+            }
+    CHECK(qmax > 0.0 && worst <= 1e-9 * qmax, "Poisson residual %.3g (largest source %.3g)",
+          worst, qmax);
 }
 
 /* Row / column counts and cuts from the closed forms against the built model. */
@@ -207,6 +266,16 @@ static void bad_parameters(void)
     int64_t z[4] = {1, 0, 1, 1};
     CHECK(slp_gen_init(&g, SLP_GEN_MCF, z, 1, 0) == SLP_ERR_INPUT, "zero factories");
     slp_error_clear();
+    int64_t hs[4] = {5, 3, 3, 6}; /* as many sources as candidates */
+    CHECK(slp_gen_init(&g, SLP_GEN_HEAT_SOURCE, hs, 1, 0) == SLP_ERR_INPUT, "sources >= candidates");
+    slp_error_clear();
+    int64_t pi[2] = {2, 12};
+    CHECK(slp_gen_init(&g, SLP_GEN_PRODUCTION_INVENTORY, pi, 1, 0) == SLP_OK, "pi init");
+    CHECK(slp_gen_set_theta(&g, 1.0) == SLP_ERR_INPUT, "theta 1 accepted");
+    slp_error_clear();
+    CHECK(slp_gen_init(&g, SLP_GEN_QAP, (int64_t[]){3}, 1, 0) == SLP_OK &&
+              slp_gen_set_theta(&g, 0.1) == SLP_ERR_INPUT, "theta for qap accepted");
+    slp_error_clear();
     int kind;
     CHECK(slp_gen_kind_parse("tsp", &kind) == SLP_ERR_INPUT, "unknown family");
     slp_error_clear();
@@ -222,13 +291,18 @@ int main(int argc, char **argv)
     if (system(cmd) != 0)
         return 1;
     published_sizes();
+    published_sizes_new_families();
     int64_t mcf[4] = {2, 2, 3, 4}, dm[4] = {6, 9, 3, 5}, qap[1] = {4}, tr[3] = {5, 11, 3};
+    int64_t heat[4] = {4, 6, 2, 5}, inv[2] = {3, 5};
     for (int scale = 0; scale <= 1; scale++) {
         family(SLP_GEN_MCF, mcf, scale);
         family(SLP_GEN_DESIGN_MATCH, dm, scale);
         family(SLP_GEN_QAP, qap, scale);
         family(SLP_GEN_TRANSPORT, tr, scale);
+        family(SLP_GEN_HEAT_SOURCE, heat, scale);
+        family(SLP_GEN_PRODUCTION_INVENTORY, inv, scale);
     }
+    heat_temperature();
     bad_parameters();
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
     if (system(cmd) != 0)
