@@ -59,6 +59,7 @@ struct slp_comm_plan {
     double comm_seconds;
     int64_t sum_calls, sync_calls;
     double sync_modelled;   /* the model's sync hops of the syncs that ran (whole grid) */
+    double sum_modelled;    /* the model's legs of the sums that ran (whole grid) */
 };
 
 static slp_err mpi_ok(int rc, const char *what)
@@ -483,6 +484,10 @@ static slp_err timed_side(slp_comm_plan_t *plan, side_t *side, const char *what,
         }
     } else {
         plan->sum_calls++;
+        if (side->support && side->P > 1) {
+            const slp_plan_tally_t *t = side == &plan->rows ? &plan->model.rows : &plan->model.cols;
+            plan->sum_modelled += (double)t->support_hops;
+        }
     }
     return rc;
 }
@@ -555,6 +560,7 @@ slp_err slp_plan_traffic(slp_comm_plan_t *plan, slp_grid_t *grid, slp_plan_traff
         sent[1] = (double)(plan->rows.sync_scalars + plan->cols.sync_scalars);
         out->syncs = plan->sync_calls;
         out->sync_modelled = plan->sync_modelled;
+        out->sum_modelled = plan->sum_modelled;
     }
     SLP_CALL(slp_comm_sum(grid->world, sent, 2));
     out->sum_scalars = sent[0];

@@ -77,13 +77,14 @@ int slp_plan_is_support(const slp_comm_plan_t *plan);
 
 /* What the plan sent so far, over the whole grid (collective): scalars sent by all the
  * sums' legs and by the synchronisations, the number of synchronisation calls, and the
- * model's hops for those calls (count x the direction's sync hops per vector, identical
- * on every rank). Measured and modelled sync traffic are equal when the model describes
- * the code (tests/mpi/comm_support.sh, docs/comm-support.md). */
+ * model's hops for the calls that ran (per sum the direction's support legs, per sync
+ * count x the direction's sync hops per vector; identical on every rank). Measured and
+ * modelled traffic are equal when the model describes the code (tests/mpi/comm_support.sh,
+ * docs/comm-support.md). */
 typedef struct slp_plan_traffic {
     double sum_scalars, sync_scalars;
     int64_t syncs;
-    double sync_modelled;
+    double sync_modelled, sum_modelled;
 } slp_plan_traffic_t;
 slp_err slp_plan_traffic(slp_comm_plan_t *plan, slp_grid_t *grid, slp_plan_traffic_t *out);
 

@@ -55,8 +55,8 @@ typedef struct slp_result {
      * path, which is not timed separately). */
     double dense_hops_per_iter, support_hops_per_iter;
     /* the plan's traffic over the whole grid (comm_plan.h): scalars sent by the sums and
-     * the synchronisations, the synchronisations' modelled hops, the sync calls */
-    double sum_scalars, sync_scalars, sync_modelled;
+     * the synchronisations, the model's hops for the same sums and syncs, the sync calls */
+    double sum_scalars, sync_scalars, sum_modelled, sync_modelled;
     int64_t syncs;
     double comm_seconds;
     /* This rank's solution slices, original space and sense (host memory, owned). */

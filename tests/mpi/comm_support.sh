@@ -35,14 +35,17 @@ red = 1.0 - sh / dh if dh else 0.0
 ok = ok and s["comm"]["mode"] == "support" and dh == d["comm"]["dense_hops_per_iter"]
 ok = ok and sh is not None and sh <= dh + 1e-9 and red >= min_red
 # The model prices the synchronisations that ran as the plan counts them (scalars sent
-# per vector and coordinate: P - k). The sums' counted traffic is reported.
+# per vector and coordinate: P - k), and the sums' counted traffic equals the model's
+# legs for the sums that ran (2 (k - 1) per coordinate: products of the iterations, the
+# checks' extra products and the power iteration included).
 c = s["comm"]
 sync_model = c["sync_modelled_per_iter"]
 ok = ok and close(c["sync_scalars_per_iter"], sync_model) and c["sync_calls"] > 0
+ok = ok and close(c["sum_scalars_per_iter"], c["sum_modelled_per_iter"])
 print(f"{name}: {d['status']} iters {d['iterations']}/{s['iterations']} "
       f"obj {d['objective']:.15g}/{s['objective']:.15g} "
       f"hops dense {dh:g} support {sh:g} ({100*red:.1f}% less); sent per iteration: sums "
-      f"{c['sum_scalars_per_iter']:.4g}, syncs {c['sync_scalars_per_iter']:.4g} (model "
+      f"{c['sum_scalars_per_iter']:.4g} (model {c['sum_modelled_per_iter']:.4g}), syncs {c['sync_scalars_per_iter']:.4g} (model "
       f"{sync_model:.4g}, {c['sync_calls']} syncs) {'ok' if ok else 'MISMATCH'}")
 sys.exit(0 if ok else 1)
 PY
