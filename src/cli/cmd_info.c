@@ -111,6 +111,23 @@ static slp_err verify_serial(const char *dir, const slp_shard_manifest_t *man)
     return SLP_OK;
 }
 
+/* Under MPI: the name files of this rank's grid row (rank (r, 0)) and grid column
+ * (rank (0, c)), so that every file is read by exactly one rank, as verify_serial reads
+ * them all. Collective: every rank returns the same code. */
+static slp_err verify_own_names(const char *dir, const slp_shard_manifest_t *man,
+                                slp_grid_t *grid)
+{
+    slp_err rc = SLP_OK;
+    slp_shard_names_t names;
+    if (man->has_names && grid->c == 0 &&
+        (rc = slp_shard_read_names(dir, man, 1, grid->r, &names)) == SLP_OK)
+        slp_shard_names_free(&names);
+    if (rc == SLP_OK && man->has_names && grid->r == 0 &&
+        (rc = slp_shard_read_names(dir, man, 0, grid->c, &names)) == SLP_OK)
+        slp_shard_names_free(&names);
+    return slp_comm_agree_named(grid->world, rc, "reading the name files");
+}
+
 int slp_cmd_info(int argc, char **argv)
 {
     const char *dir = NULL;
@@ -151,6 +168,8 @@ int slp_cmd_info(int argc, char **argv)
             rc = slp_grid_create(man.R, man.C, &grid);
         if (rc == SLP_OK)
             rc = slp_shard_read_local(dir, grid, &lp);
+        if (rc == SLP_OK)
+            rc = verify_own_names(dir, &man, grid);
         int64_t checked[2] = {lp.A.nnz, 1};
         slp_plan_model_t model;
         if (rc == SLP_OK)
@@ -159,9 +178,10 @@ int slp_cmd_info(int argc, char **argv)
             rc = slp_plan_model_local(grid, &lp, &model, NULL, NULL);
         if (rc == SLP_OK && rank == 0) {
             print_summary(dir, &man, &model);
-            printf("verified         : %lld ranks each read their own block and slices "
+            printf("verified         : %lld ranks each read their own block and slices%s "
                    "(%lld nonzeros, checksums ok)\n",
-                   (long long)checked[1], (long long)checked[0]);
+                   (long long)checked[1], man.has_names ? " and name files" : "",
+                   (long long)checked[0]);
         }
         slp_local_problem_free(&lp);
         slp_grid_destroy(&grid);

@@ -2,6 +2,8 @@
 # Collective shard reading under MPI: each of 4 ranks reads its own block of a 2x2
 # directory; 3 ranks on a 2x2 directory, or a corrupted block on one rank, fail on
 # every rank with a clear message and a non-zero exit, never a hang (timeout 60).
+# `info --verify` gives the one-process verdicts: the same summary, and a corrupted
+# name file fails in both (each name file is read by one rank under MPI).
 # Args: $1 shardlp binary, $2 repository root, $3 shared directory.
 BIN=$1
 SHARED=${3:-$2/../shared}
@@ -18,7 +20,7 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 timeout 60 $MPIRUN -np 4 "$BIN" info "$T/a.shards" --verify >"$T/out" 2>"$T/err"
 rc=$?
-[ $rc -eq 0 ] && grep -q "4 ranks each read their own block and slices (83 nonzeros" "$T/out" \
+[ $rc -eq 0 ] && grep -q "4 ranks each read their own block and slices and name files (83 nonzeros" "$T/out" \
     && ok || { bad "np 4 read: exit $rc"; cat "$T/out" "$T/err"; }
 
 timeout 60 $MPIRUN -np 3 "$BIN" info "$T/a.shards" --verify >"$T/out" 2>"$T/err"
@@ -40,6 +42,18 @@ timeout 60 $MPIRUN -np 4 "$BIN" info "$T/x.shards" --verify >"$T/out" 2>"$T/err"
 rc=$?
 [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "row_1.bin: cannot open" "$T/err" && ok \
     || { bad "missing row slice: exit $rc"; cat "$T/err"; }
+
+# The same summary from one process and from 4 ranks (all but the "verified" line).
+"$BIN" info "$T/a.shards" --verify | grep -v '^verified' >"$T/one"
+timeout 60 $MPIRUN -np 4 "$BIN" info "$T/a.shards" --verify | grep -v '^verified' >"$T/four"
+cmp -s "$T/one" "$T/four" && ok || { bad "info summaries differ"; diff "$T/one" "$T/four"; }
+rm -rf "$T/x.shards"; cp -r "$T/a.shards" "$T/x.shards"
+printf 'XX' | dd of="$T/x.shards/colnames_1.bin" bs=1 seek=30 conv=notrunc 2>/dev/null
+"$BIN" info "$T/x.shards" --verify >/dev/null 2>"$T/err1"; rc1=$?
+timeout 60 $MPIRUN -np 4 "$BIN" info "$T/x.shards" --verify >"$T/out" 2>"$T/err"; rc=$?
+[ $rc1 -ne 0 ] && [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "colnames_1.bin: .*checksum" "$T/err1" &&
+    grep -q "colnames_1.bin: .*checksum" "$T/err" && grep -q "failed on rank 1" "$T/err" && ok ||
+    { bad "corrupted name file: exit $rc1 / $rc"; cat "$T/err1" "$T/err"; }
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
