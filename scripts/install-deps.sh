@@ -23,6 +23,9 @@ command -v gzip >/dev/null 2>&1 || need+=(gzip)
 command -v clp >/dev/null 2>&1 || need+=(coinor-clp)
 # GLPK reads the MPS that `shardlp convert` and `gen --mps` write (tests/cli/convert.sh).
 command -v glpsol >/dev/null 2>&1 || need+=(glpk-utils)
+# Network namespaces and process lists for the two-node test (tests/mpi/multinode.sh).
+command -v ip >/dev/null 2>&1 || need+=(iproute2)
+command -v ps >/dev/null 2>&1 || need+=(procps)
 
 if [ ${#need[@]} -gt 0 ]; then
     echo "install-deps: installing ${need[*]}"

@@ -41,6 +41,8 @@ typedef struct side {
     double *out_buf, *in_buf;
     int64_t sum_scalars;    /* scalars this rank sent in the sums (all legs) */
     int64_t sync_scalars;   /* scalars this rank sent at synchronisations */
+    int64_t messages;       /* messages this rank sent (sums and syncs): a point-to-point
+                               send, or one non-empty destination of a collective */
     /* Synchronisation: I own nown coordinates with 1 <= |S| < P (their masks kept);
      * from owner p I receive the coordinates I do not participate in. */
     int words;
@@ -275,6 +277,9 @@ static slp_err sum_full(side_t *s, double *v)
                                   s->rcv_cnt, s->rcv_off, MPI_DOUBLE, s->comm),
                     "MPI_Alltoallv"));
     s->sum_scalars += (s->nfull - seg) + (int64_t)seg * (P - 1); /* alltoallv + allgatherv */
+    for (int q = 0; q < P; q++)
+        s->messages += q != me && s->seg_cnt[q] > 0; /* alltoallv: to each non-empty segment */
+    s->messages += seg > 0 ? P - 1 : 0;              /* allgatherv: my segment to the others */
     double *mine = pack + s->seg_off[me];
     for (int t = 0; t < seg; t++) {
         double acc = 0.0;
@@ -314,6 +319,7 @@ static slp_err side_sum(side_t *s, double *v)
         for (int64_t t = s->out_ptr[p]; t < s->out_ptr[p + 1]; t++)
             s->out_buf[t] = v[s->out_idx[t]];
         s->sum_scalars += cnt;
+        s->messages++;
         SLP_CALL(mpi_ok(MPI_Isend(s->out_buf + s->out_ptr[p], cnt, MPI_DOUBLE, p, TAG_REDUCE,
                                   s->comm, &s->req[nreq++]),
                         "MPI_Isend"));
@@ -342,6 +348,7 @@ static slp_err side_sum(side_t *s, double *v)
         for (int64_t t = s->in_ptr[p]; t < s->in_ptr[p + 1]; t++)
             s->in_buf[t] = v[s->in_idx[t]];
         s->sum_scalars += cnt;
+        s->messages++;
         SLP_CALL(mpi_ok(MPI_Isend(s->in_buf + s->in_ptr[p], cnt, MPI_DOUBLE, p, TAG_RETURN,
                                   s->comm, &s->req[nreq++]),
                         "MPI_Isend"));
@@ -380,6 +387,7 @@ static slp_err sync_exchange(side_t *s, double **vecs, int count, double *sbuf, 
                                   &s->req[nreq++]),
                         "MPI_Isend"));
         s->sync_scalars += cnt * count;
+        s->messages++;
     }
     SLP_CALL(wait_all(s, nreq));
     for (int p = 0; p < P; p++) {
@@ -484,9 +492,9 @@ static slp_err timed_side(slp_comm_plan_t *plan, side_t *side, const char *what,
         }
     } else {
         plan->sum_calls++;
-        if (side->support && side->P > 1) {
+        if (side->P > 1) {
             const slp_plan_tally_t *t = side == &plan->rows ? &plan->model.rows : &plan->model.cols;
-            plan->sum_modelled += (double)t->support_hops;
+            plan->sum_modelled += (double)(side->support ? t->support_hops : t->dense_hops);
         }
     }
     return rc;
@@ -554,16 +562,18 @@ int slp_plan_is_support(const slp_comm_plan_t *plan) { return plan ? plan->suppo
 slp_err slp_plan_traffic(slp_comm_plan_t *plan, slp_grid_t *grid, slp_plan_traffic_t *out)
 {
     memset(out, 0, sizeof *out);
-    double sent[2] = {0.0, 0.0};
+    double sent[3] = {0.0, 0.0, 0.0};
     if (plan) {
         sent[0] = (double)(plan->rows.sum_scalars + plan->cols.sum_scalars);
         sent[1] = (double)(plan->rows.sync_scalars + plan->cols.sync_scalars);
+        sent[2] = (double)(plan->rows.messages + plan->cols.messages);
         out->syncs = plan->sync_calls;
         out->sync_modelled = plan->sync_modelled;
         out->sum_modelled = plan->sum_modelled;
     }
-    SLP_CALL(slp_comm_sum(grid->world, sent, 2));
+    SLP_CALL(slp_comm_sum(grid->world, sent, 3));
     out->sum_scalars = sent[0];
     out->sync_scalars = sent[1];
+    out->messages = sent[2];
     return SLP_OK;
 }

@@ -83,6 +83,7 @@ int slp_plan_is_support(const slp_comm_plan_t *plan);
  * docs/comm-support.md). */
 typedef struct slp_plan_traffic {
     double sum_scalars, sync_scalars;
+    double messages;        /* point-to-point sends and non-empty collective destinations */
     int64_t syncs;
     double sync_modelled, sum_modelled;
 } slp_plan_traffic_t;

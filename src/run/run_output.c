@@ -233,6 +233,7 @@ static slp_err write_json(const char *path, const slp_result_t *res, const slp_r
     slp_json_number(&j, "sync_modelled_per_iter", res->sync_modelled / iters);
     slp_json_number(&j, "sum_modelled_per_iter", res->sum_modelled / iters);
     slp_json_int(&j, "sync_calls", res->syncs);
+    slp_json_number(&j, "messages_per_iter", res->messages / iters);
     /* measured on rank 0: time in the products' sums vs the rest of the solve loop */
     slp_json_number(&j, "comm_seconds_per_iter", res->comm_seconds / iters);
     slp_json_number(&j, "compute_seconds_per_iter", (res->solve_seconds - res->comm_seconds) / iters);

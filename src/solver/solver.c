@@ -498,6 +498,7 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result
     res->sync_scalars = traffic.sync_scalars;
     res->sync_modelled = traffic.sync_modelled;
     res->sum_modelled = traffic.sum_modelled;
+    res->messages = traffic.messages;
     res->syncs = traffic.syncs;
     res->status = (slp_status)status;
     res->solve_seconds = slp_wall_seconds() - loop_start;

@@ -56,7 +56,7 @@ typedef struct slp_result {
     double dense_hops_per_iter, support_hops_per_iter;
     /* the plan's traffic over the whole grid (comm_plan.h): scalars sent by the sums and
      * the synchronisations, the model's hops for the same sums and syncs, the sync calls */
-    double sum_scalars, sync_scalars, sum_modelled, sync_modelled;
+    double sum_scalars, sync_scalars, sum_modelled, sync_modelled, messages;
     int64_t syncs;
     double comm_seconds;
     /* This rank's solution slices, original space and sense (host memory, owned). */
