@@ -174,7 +174,7 @@ static void log_final_block(const slp_result_t *res, const slp_run_info_t *info,
     if (res->polish_iterations > 0)
         slp_log("Polishing           : %lld iterations, %.3f s (included in solve)\n",
                 (long long)res->polish_iterations, res->polish_seconds);
-    slp_log("Time                : read %.3f s, scaling %.3f s, power %.3f s, solve %.3f s, "
+    slp_log("Time                : read %.3f s, scaling %.3f s, step size %.3f s, solve %.3f s, "
             "total %.3f s\n",
             info->read_seconds, res->scaling_seconds, res->power_seconds, res->solve_seconds, total);
     slp_log("Model status        : %s\n", slp_status_highs_name(res->status));

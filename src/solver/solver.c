@@ -1,7 +1,7 @@
 /* The r2HPDHG main loop (docs/algorithm.md sections 3-6), distributed over the grid.
  *
  * Table of contents:
- *   setup        preprocess, norms, scaling, device copies, power iteration
+ *   setup        preprocess, norms, scaling, device copies, sigma_max (Lanczos)
  *   slp_pdhg_iterate      one reflected-Halpern PDHG step (two products, two fused passes)
  *   slp_pdhg_measure      fixed-point error, residuals and objectives at a check
  *   terminate    the termination tests in both forms
@@ -19,7 +19,7 @@
 #include "core/timer.h"
 #include "plan/comm_plan.h"
 #include "solver/checkpoint.h"
-#include "solver/power.h"
+#include "solver/sigma_max.h"
 #include "core/interrupt.h"
 #include "grid/reduce.h"
 #include "io/checked_file.h"
@@ -321,7 +321,7 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, double t_entry, slp
     double sigma_max = 0.0;
     int power_iters = 0;
     /* work vectors: y/yhat (m) and g (n) are free before the first iteration */
-    SLP_CALL(slp_power_iteration(s->grid, s->be, s->ex, s->a, s->m, s->n, lp->row_lo, s->h, s->dy,
+    SLP_CALL(slp_sigma_max_estimate(s->grid, s->be, s->ex, s->a, s->m, s->n, lp->row_lo, s->h, s->dy,
                                  s->g, t_entry + s->set->time_limit, &sigma_max, &power_iters));
     s->eta = sigma_max > 0.0 ? 0.998 / sigma_max : 1.0;
     s->omega = 1.0;
@@ -334,7 +334,7 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, double t_entry, slp
     double per_step[1] = {power_iters > 0 ? res->power_seconds / power_iters : 0.0};
     SLP_CALL(slp_reduce_max(s->grid, per_step, 1));
     s->seconds_per_iter = per_step[0];
-    slp_log_verbose("power iteration: sigma_max %.6e after %d steps, eta %.6e\n", sigma_max,
+    slp_log_verbose("step size: sigma_max %.6e after %d Lanczos steps, eta %.6e\n", sigma_max,
                     power_iters, s->eta);
     return SLP_OK;
 }

@@ -12,7 +12,7 @@
 #include "grid/grid.h"
 #include "plan/comm_plan.h"
 #include "plan/exchange.h"
-#include "solver/power.h"
+#include "solver/sigma_max.h"
 #include "solver/scaling.h"
 
 /* The 1x1-grid local problem of a dense model. */
@@ -89,11 +89,16 @@ static void test_pock_chambolle(void)
  * so sigma_max = sqrt 45. The power iteration stops at a residual of 1e-4 min(1, lambda),
  * so its estimate is within about 1e-4 relative. Run on the CPU backend and on the
  * guarded one (vectors host code cannot touch, sums staged through the exchange). */
-static void test_power_iteration(int guarded)
+/* sigma_max of A by the solver's estimate, against the exact value. */
+static void check_sigma_max(int guarded, int k, const double *a, double exact, int max_steps)
 {
-    double a[] = {3, 0, 4, 5}, c[] = {0, 0}, lv[] = {0, 0}, uv[] = {1, 1};
-    double lc[] = {-INFINITY, -INFINITY}, uc[] = {1, 1};
-    slp_model_t *model = dense_model(2, 2, a, c, lv, uv, lc, uc, 1);
+    double *c = calloc((size_t)k, sizeof(double)), *lv = calloc((size_t)k, sizeof(double));
+    double *uv = malloc((size_t)k * sizeof(double)), *lc = malloc((size_t)k * sizeof(double));
+    double *uc = malloc((size_t)k * sizeof(double));
+    for (int i = 0; i < k; i++)
+        uv[i] = uc[i] = 1.0, lc[i] = -INFINITY;
+    slp_model_t *model = dense_model(k, k, a, c, lv, uv, lc, uc, 1);
+    free(c), free(lv), free(uv), free(lc), free(uc);
     slp_local_problem_t lp;
     local_of(model, &lp);
     slp_grid_t *grid = NULL;
@@ -105,22 +110,23 @@ static void test_power_iteration(int guarded)
     slp_comm_plan_t *plan = NULL;
     slp_exchange_t *ex = NULL;
     CHECK(slp_plan_create(grid, &lp, "dense", &plan) == SLP_OK, "plan");
-    CHECK(slp_exchange_create(grid, be, plan, SLP_COMM_LIB_AUTO, 2, 2, &ex) == SLP_OK,
+    CHECK(slp_exchange_create(grid, be, plan, SLP_COMM_LIB_AUTO, k, k, &ex) == SLP_OK,
           "exchange");
     CHECK(!strcmp(slp_exchange_kind(ex), guarded ? "staged" : "host"), "exchange kind %s",
           slp_exchange_kind(ex));
     slp_block_t *blk = NULL;
     double *wm = NULL, *wm2 = NULL, *wn = NULL;
     CHECK(be->block_create(be, &lp.A, &blk) == SLP_OK, "block");
-    be->vec_create(be, 2, &wm);
-    be->vec_create(be, 2, &wm2);
-    be->vec_create(be, 2, &wn);
+    be->vec_create(be, k, &wm);
+    be->vec_create(be, k, &wm2);
+    be->vec_create(be, k, &wn);
     double sigma = 0.0;
     int iters = 0;
-    CHECK(slp_power_iteration(grid, be, ex, blk, 2, 2, 0, wm, wm2, wn, INFINITY, &sigma, &iters) == SLP_OK,
-          "power iteration: %s", slp_error_message());
-    CHECK_CLOSE(sigma, sqrt(45.0), 1e-4);
-    CHECK(iters >= 1 && iters <= 5000, "iterations %d", iters);
+    CHECK(slp_sigma_max_estimate(grid, be, ex, blk, k, k, 0, wm, wm2, wn, INFINITY, &sigma, &iters) == SLP_OK,
+          "sigma_max estimate: %s", slp_error_message());
+    CHECK(fabs(sigma - exact) <= 1e-4 * exact && sigma <= exact * (1 + 1e-12),
+          "order %d: sigma_max %.10g, exact %.10g", k, sigma, exact);
+    CHECK(iters >= 1 && iters <= max_steps, "order %d: %d Lanczos steps", k, iters);
     be->vec_destroy(be, wm);
     be->vec_destroy(be, wm2);
     be->vec_destroy(be, wn);
@@ -133,11 +139,30 @@ static void test_power_iteration(int guarded)
     slp_model_destroy(&model);
 }
 
+/* [[3, 0], [4, 5]]: A A^T = [[9, 12], [12, 41]], largest eigenvalue 45. The second
+ * difference matrix tridiag(-1, 2, -1) of order 300: sigma_max = 2 + 2 cos(pi / 301), at
+ * the top of a spectrum whose largest eigenvalues are only 1e-4 apart (a power iteration
+ * needs thousands of steps there). */
+static void test_sigma_max(int guarded)
+{
+    double a2[] = {3, 0, 4, 5};
+    check_sigma_max(guarded, 2, a2, sqrt(45.0), 2);
+    int k = 300;
+    double *t = calloc((size_t)(k * k), sizeof(double));
+    for (int i = 0; i < k; i++) {
+        t[i * k + i] = 2.0;
+        if (i + 1 < k)
+            t[i * k + i + 1] = t[(i + 1) * k + i] = -1.0;
+    }
+    check_sigma_max(guarded, k, t, 2.0 + 2.0 * cos(3.14159265358979323846 / (k + 1)), 300);
+    free(t);
+}
+
 int main(void)
 {
     test_ruiz_diagonal();
     test_pock_chambolle();
-    test_power_iteration(0);
-    test_power_iteration(1);
+    test_sigma_max(0);
+    test_sigma_max(1);
     return check_summary();
 }
