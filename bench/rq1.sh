@@ -93,20 +93,10 @@ print(",".join(str(v) for v in [
 PY
     tail -1 "$OUT/runs.csv"
 done
-python3 - "$OUT" <<'PY'
-import csv, os, sys
-out = sys.argv[1]
-rows = list(csv.DictReader(open(os.path.join(out, "runs.csv"))))
-lines = open(os.path.join(out, "header.txt")).read().splitlines()
-lines += ["", "| member | m | n | nnz | ranks | met | status | solver s | end-to-end s | iterations (polish) | check max | worst criterion | check |",
-          "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-for r in rows:
-    lines.append(f"| {r['member']} | {r['rows']} | {r['cols']} | {r['nonzeros']} | {r['ranks']} | {r['met']} | "
-                 f"{r['status']} | {r['solver_s']} | {r['end_to_end_s']} | {r['iterations']} ({r['polish_iterations']}) | "
-                 f"{r['check_max']} | {r['check_worst']} | {r['check']} |")
-met = sum(r["met"] == "yes" for r in rows)
-passed = sum(r["check"] == "pass" for r in rows)
-lines += ["", f"met: {met} of {len(rows)}; checker passed: {passed} of {len(rows)}"]
-open(os.path.join(out, "table.md"), "w").write("\n".join(lines) + "\n")
-print("\n".join(lines))
-PY
+met=$(grep -c ',yes,' "$OUT/runs.csv" || true)
+passed=$(grep -c ',pass$' "$OUT/runs.csv" || true)
+total=$(($(wc -l <"$OUT/runs.csv") - 1))
+python3 bench/csv_table.py "$OUT" member=member rows=m cols=n nonzeros=nnz ranks=ranks met=met \
+    status=status solver_s="solver s" end_to_end_s="end-to-end s" \
+    iterations+polish_iterations="iterations (polish)" check_max="check max" \
+    check_worst="worst criterion" check=check --footer "met: $met of $total; checker passed: $passed of $total"

@@ -33,7 +33,7 @@ GRIDS="1x1 1x2 2x1 1x4 2x2"
     echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ); $(nproc) cores; $($MPIRUN --version 2>/dev/null | head -1)"
     echo "# solve: --iter-limit $ITERS --tol 1e-30 --threads 1; medians of $REPS runs"
 } >"$OUT/header.txt"
-echo "member,grid,ranks,plan,modelled_hops_per_iter,counted_scalars_per_iter,messages_per_iter,seconds_per_iter,comm_seconds_per_iter" >"$OUT/runs.csv"
+echo "member,grid,ranks,plan,modelled_hops_per_iter,counted_scalars_per_iter,messages_per_iter,ms_per_iter,comm_ms_per_iter" >"$OUT/runs.csv"
 for spec in "${MEMBERS[@]}"; do
     for grid in $GRIDS; do
         P=$(( ${grid%x*} * ${grid#*x} ))
@@ -57,23 +57,13 @@ counted = c.get("sum_scalars_per_iter", 0) + c.get("sync_scalars_per_iter", 0)
 sec = statistics.median(r["solve_seconds"] / max(r["iterations"], 1) for r in runs)
 comm = statistics.median(r["comm"]["comm_seconds_per_iter"] for r in runs)
 print(",".join(str(v) for v in [spec.split(" ")[0], grid, P, plan, "%.6g" % hops, "%.6g" % counted,
-                                 "%.4g" % c.get("messages_per_iter", 0), "%.4g" % sec, "%.4g" % comm]))
+                                 "%.4g" % c.get("messages_per_iter", 0), "%.3f" % (1e3 * sec),
+                                 "%.3f" % (1e3 * comm)]))
 PY
             tail -1 "$OUT/runs.csv"
         done
     done
 done
-python3 - "$OUT" <<'PY'
-import csv, os, sys
-out = sys.argv[1]
-rows = list(csv.DictReader(open(os.path.join(out, "runs.csv"))))
-lines = open(os.path.join(out, "header.txt")).read().splitlines()
-lines += ["", "| member | grid | ranks | plan | modelled hops/iter | counted scalars/iter | messages/iter | ms/iter | comm ms/iter (rank 0) |",
-          "|---|---|---|---|---|---|---|---|---|"]
-for r in rows:
-    lines.append(f"| {r['member']} | {r['grid']} | {r['ranks']} | {r['plan']} | {r['modelled_hops_per_iter']} | "
-                 f"{r['counted_scalars_per_iter']} | {r['messages_per_iter']} | {1e3*float(r['seconds_per_iter']):.3f} | "
-                 f"{1e3*float(r['comm_seconds_per_iter']):.3f} |")
-open(os.path.join(out, "table.md"), "w").write("\n".join(lines) + "\n")
-print("\n".join(lines))
-PY
+python3 bench/csv_table.py "$OUT" member=member grid=grid ranks=ranks plan=plan \
+    modelled_hops_per_iter="modelled hops/iter" counted_scalars_per_iter="counted scalars/iter" \
+    messages_per_iter="messages/iter" ms_per_iter="ms/iter" comm_ms_per_iter="comm ms/iter (rank 0)"

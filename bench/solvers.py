@@ -113,13 +113,9 @@ def _highs_status(h):
             highspy.HighsModelStatus.kUnbounded: "unbounded"}.get(ms, "unknown")
 
 
-def highs_pdlp(path, tol, limit, threads):
-    """HiGHS's cuPDLP-C (solver=pdlp). Its native termination is cuPDLP-C's relative L2
-    test with D_PRIMAL_TOL = primal_feasibility_tolerance, D_DUAL_TOL =
-    dual_feasibility_tolerance, D_GAP_TOL = pdlp_optimality_tolerance; we set all three
-    (and kkt_tolerance, which HiGHS's post-solve KKT check uses) to tol."""
+def _highs_first_order(path, tol, limit, threads, solver):
     h = _highs_common(path, limit, threads)
-    h.setOptionValue("solver", "pdlp")
+    h.setOptionValue("solver", solver)
     for k in ("primal_feasibility_tolerance", "dual_feasibility_tolerance",
               "pdlp_optimality_tolerance", "kkt_tolerance"):
         h.setOptionValue(k, max(float(tol), 1e-10))
@@ -129,6 +125,20 @@ def highs_pdlp(path, tol, limit, threads):
     info = h.getInfo()
     return dict(status=_highs_status(h), objective=info.objective_function_value,
                 seconds=sec, iterations=info.pdlp_iteration_count)
+
+
+def highs_pdlp(path, tol, limit, threads):
+    """HiGHS's cuPDLP-C (solver=pdlp). Its native termination is cuPDLP-C's relative L2
+    test with D_PRIMAL_TOL = primal_feasibility_tolerance, D_DUAL_TOL =
+    dual_feasibility_tolerance, D_GAP_TOL = pdlp_optimality_tolerance; we set all three
+    (and kkt_tolerance, which HiGHS's post-solve KKT check uses) to tol."""
+    return _highs_first_order(path, tol, limit, threads, "pdlp")
+
+
+def highs_hipdlp(path, tol, limit, threads):
+    """HiGHS's own Halpern PDLP (solver=hipdlp, HiGHS 1.16), with the same tolerance
+    options as highs_pdlp."""
+    return _highs_first_order(path, tol, limit, threads, "hipdlp")
 
 
 def highs_simplex(path, tol, limit, threads):
@@ -293,6 +303,7 @@ def glpk(path, tol, limit, threads):
 SOLVERS = {
     "shardlp": shardlp,
     "highs-pdlp": highs_pdlp,
+    "highs-hipdlp": highs_hipdlp,
     "ortools-pdlp": ortools_pdlp,
     "clp": clp,
     "clp-barrier": clp_barrier,
@@ -300,7 +311,7 @@ SOLVERS = {
     "highs-ipm": highs_ipm,
     "glpk": glpk,
 }
-PDLP_SOLVERS = ("shardlp", "highs-pdlp", "ortools-pdlp")
+PDLP_SOLVERS = ("shardlp", "highs-pdlp", "highs-hipdlp", "ortools-pdlp")
 
 
 def versions():

@@ -47,7 +47,8 @@ typedef struct slp_gen_heat {
 
 typedef enum { SLP_GEN_SCALE_NONE = 0, SLP_GEN_SCALE_BENCHMARK = 1 } slp_gen_scale;
 
-/* A configured generator (plain values: copy freely; nothing to free). */
+/* A configured generator (plain values: copy freely; nothing to free; about 80 KB with
+ * heat-source's point tables, so keep it off small stacks). */
 typedef struct slp_gen {
     int kind;            /* slp_gen_kind */
     int64_t p[4];        /* family parameters, in the order listed above */
