@@ -1,5 +1,6 @@
 #include "run/run_output.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +182,24 @@ static void log_final_block(const slp_result_t *res, const slp_run_info_t *info,
     slp_log("Objective value     : %.15e\n", res->objective);
 }
 
+/* Peak memory per unit of the model (docs/memory.md): all ranks' peaks together per
+ * nonzero and per row plus column, and the largest rank's peak. */
+static void write_memory(slp_json_t *j, const slp_run_info_t *info, const int64_t *rss, int ranks)
+{
+    double total = 0.0, largest = 0.0;
+    for (int k = 0; k < ranks; k++) {
+        total += (double)rss[k];
+        largest = fmax(largest, (double)rss[k]);
+    }
+    slp_json_open_object(j, "memory");
+    slp_json_number(j, "peak_bytes_all_ranks", total);
+    slp_json_number(j, "peak_bytes_largest_rank", largest);
+    slp_json_number(j, "bytes_per_nonzero", info->nnz > 0 ? total / (double)info->nnz : 0.0);
+    slp_json_number(j, "bytes_per_row_and_column",
+                    info->m + info->n > 0 ? total / (double)(info->m + info->n) : 0.0);
+    slp_json_close_object(j);
+}
+
 static slp_err write_json(const char *path, const slp_result_t *res, const slp_run_info_t *info,
                           const int64_t *rss, const int64_t *nnz, int ranks, double total)
 {
@@ -256,6 +275,7 @@ static slp_err write_json(const char *path, const slp_result_t *res, const slp_r
     slp_json_close_object(&j);
     slp_json_int_array(&j, "peak_rss_bytes", rss, ranks);
     slp_json_int_array(&j, "nnz_per_rank", nnz, ranks);
+    write_memory(&j, info, rss, ranks);
     slp_json_end(&j);
     return slp_out_commit(&out);
 }

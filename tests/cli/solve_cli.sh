@@ -63,6 +63,10 @@ assert not missing, missing
 assert d["status"] == "optimal" and d["grid"] == [1, 1] and d["ranks"] == 1
 assert set(d["comm"]) >= {"mode", "dense_hops_per_iter", "support_hops_per_iter"}
 assert len(d["peak_rss_bytes"]) == 1 and d["peak_rss_bytes"][0] > 0 and d["nnz_per_rank"] == [83]
+mem, peak = d["memory"], d["peak_rss_bytes"][0]
+assert mem["peak_bytes_all_ranks"] == peak == mem["peak_bytes_largest_rank"], mem
+assert abs(mem["bytes_per_nonzero"] - peak / 83) <= 1e-9 * peak, mem        # afiro: 83 nonzeros
+assert abs(mem["bytes_per_row_and_column"] - peak / (27 + 32)) <= 1e-9 * peak, mem
 PY
 
 # Maximisation: afiro's objective negated and OBJSENSE MAX gives +464.75...
