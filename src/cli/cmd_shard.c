@@ -19,13 +19,17 @@
 static void print_usage(void)
 {
     printf("usage: shardlp shard MODEL.mps[.gz] --grid RxC --out DIR [options]\n"
+           "       shardlp shard MODEL.mps[.gz] --grid auto --ranks P --out DIR\n"
            "       shardlp shard MODEL.mps[.gz] --grid auto --mem-per-rank BYTES --out DIR\n"
            "\n"
            "Convert an MPS model into a shard directory (format version 1, docs/shard-format.md).\n"
            "Rows and columns are cut into contiguous blocks balanced by nonzeros.\n"
            "\n"
-           "  --grid RxC|auto       grid shape; auto picks the fewest ranks whose largest block\n"
-           "                        and slices fit in --mem-per-rank\n"
+           "  --grid RxC|auto       grid shape; auto with --ranks P: the R x C = P whose largest\n"
+           "                        modelled per-rank peak is smallest (ties: fewer hops), the\n"
+           "                        alternatives printed; auto with --mem-per-rank: the fewest\n"
+           "                        ranks whose largest block and slices fit the budget\n"
+           "  --ranks P             rank count for --grid auto\n"
            "  --mem-per-rank BYTES  per-rank budget for --grid auto (suffixes K, M, G: powers of 1024)\n"
            "  --mem-budget BYTES    memory for the converter's matrix buffers; given, the bounded\n"
            "                        two-pass path is used (default: a quarter of physical memory,\n"
@@ -34,6 +38,26 @@ static void print_usage(void)
            "  --relax               accept integer columns as continuous (the LP relaxation);\n"
            "                        without it a model with integer columns is refused\n"
            "  --quiet\n");
+}
+
+/* --grid auto --ranks P: the memory-minimising factorisation, every candidate logged. */
+static slp_err pick_for_ranks(const slp_shard_source_t *src, const slp_model_t *dims,
+                              const int64_t *row_nnz, const int64_t *col_nnz, int ranks, int *R,
+                              int *C)
+{
+    slp_grid_choice_t *all = NULL;
+    int count = 0;
+    SLP_CALL(slp_shard_pick_grid_ranks(src, dims->m, dims->n, row_nnz, col_nnz, ranks, R, C, &all,
+                                       &count));
+    slp_log("grid auto for %d rank%s (modelled solver peak of the largest rank, docs/memory.md):\n",
+            ranks, ranks == 1 ? "" : "s");
+    for (int k = 0; k < count; k++)
+        slp_log("  %dx%-6d %14lld bytes (%.1f MiB)   %lld hops per iteration%s\n", all[k].R,
+                all[k].C, (long long)all[k].max_rank_bytes,
+                (double)all[k].max_rank_bytes / (1024.0 * 1024.0), (long long)all[k].dense_hops,
+                all[k].R == *R && all[k].C == *C ? "   <- picked" : "");
+    free(all);
+    return SLP_OK;
 }
 
 /* "123", "64K", "2M", "1G" (powers of 1024). */
@@ -83,6 +107,7 @@ int slp_cmd_shard(int argc, char **argv)
 {
     const char *model_path = NULL, *grid_text = NULL, *out_dir = NULL;
     int64_t mem_per_rank = 0, mem_budget = 0;
+    int ranks = 0; /* --ranks, for --grid auto */
     int relax = 0;
     slp_err rc = SLP_OK;
     for (int k = 1; k < argc && rc == SLP_OK; k++) {
@@ -98,6 +123,12 @@ int slp_cmd_shard(int argc, char **argv)
             rc = slp_option_value(argc, argv, &k, &value);
             if (rc == SLP_OK)
                 rc = parse_bytes(a, value, &mem_per_rank);
+        } else if (!strcmp(a, "--ranks")) {
+            int64_t p = 0;
+            rc = slp_option_value(argc, argv, &k, &value);
+            if (rc == SLP_OK)
+                rc = slp_parse_int64(a, value, 1, 65536, &p);
+            ranks = (int)p;
         } else if (!strcmp(a, "--mem-budget")) {
             rc = slp_option_value(argc, argv, &k, &value);
             if (rc == SLP_OK)
@@ -122,8 +153,11 @@ int slp_cmd_shard(int argc, char **argv)
         rc = slp_error(SLP_ERR_INPUT, "shard: --out DIR is required");
     int automatic = grid_text && !strcmp(grid_text, "auto");
     int R = 0, C = 0;
-    if (rc == SLP_OK && automatic && mem_per_rank == 0)
-        rc = slp_error(SLP_ERR_INPUT, "shard: --grid auto needs --mem-per-rank BYTES");
+    if (rc == SLP_OK && automatic && (mem_per_rank == 0) == (ranks == 0))
+        rc = slp_error(SLP_ERR_INPUT, "shard: --grid auto needs --ranks P or --mem-per-rank BYTES "
+                       "(one of them)");
+    if (rc == SLP_OK && !automatic && ranks > 0)
+        rc = slp_error(SLP_ERR_INPUT, "shard: --ranks is for --grid auto");
     if (rc == SLP_OK && !automatic)
         rc = slp_grid_parse(grid_text, &R, &C);
     if (rc == SLP_OK && slp_comm_size(slp_comm_world()) > 1)
@@ -161,10 +195,12 @@ int slp_cmd_shard(int argc, char **argv)
         int64_t *row_nnz = NULL, *col_nnz = NULL;
         slp_model_t *dims = NULL;
         rc = slp_shard_count(&src, &row_nnz, &col_nnz, &dims);
-        if (rc == SLP_OK)
+        if (rc == SLP_OK && ranks > 0)
+            rc = pick_for_ranks(&src, dims, row_nnz, col_nnz, ranks, &R, &C);
+        else if (rc == SLP_OK)
             rc = slp_shard_pick_grid(&src, dims->m, dims->n, row_nnz, col_nnz, mem_per_rank, &R, &C,
                                      &picked_bytes);
-        if (rc == SLP_OK)
+        if (rc == SLP_OK && ranks == 0)
             slp_log("grid auto: picked %dx%d (%d rank%s): the largest rank reads %lld bytes, "
                     "budget %lld per rank\n",
                     R, C, R * C, R * C == 1 ? "" : "s", (long long)picked_bytes,

@@ -62,6 +62,32 @@ static int64_t cand_max_bytes(const cand_t *cd)
     return worst;
 }
 
+/* Vectors of the solve's peak (docs/memory.md): per column the state's 14, the
+ * problem's objective and bounds twice, the host bounds and result buffers 6, presolve's
+ * 4; per row the state's 11, the row bounds twice, the row results 2. */
+#define SOLVER_COL_VECTORS 30
+#define SOLVER_ROW_VECTORS 17
+
+int64_t slp_shard_solver_bytes(int64_t m_loc, int64_t n_loc, int64_t nnz_rc)
+{
+    int64_t block = nnz_rc * 12;
+    int64_t matrix = 3 * block + 2 * 8 * (m_loc + 1) + 8 * (n_loc + 1);
+    return matrix + 8 * (SOLVER_COL_VECTORS * n_loc + SOLVER_ROW_VECTORS * m_loc);
+}
+
+static int64_t cand_solver_bytes(const cand_t *cd)
+{
+    int64_t worst = 0;
+    for (int r = 0; r < cd->R; r++)
+        for (int c = 0; c < cd->C; c++) {
+            int64_t b = slp_shard_solver_bytes(cd->row_off[r + 1] - cd->row_off[r],
+                                               cd->col_off[c + 1] - cd->col_off[c],
+                                               cd->nnz[(int64_t)r * cd->C + c]);
+            worst = b > worst ? b : worst;
+        }
+    return worst;
+}
+
 static void cand_free(cand_t *cd)
 {
     free(cd->row_off);
@@ -160,4 +186,90 @@ slp_err slp_shard_pick_grid(const slp_shard_source_t *src, int64_t m, int64_t n,
                      "nnz = %lld); raise --mem-per-rank",
                      SLP_MAX_AUTO_RANKS, (long long)mem_per_rank, (long long)m, (long long)n,
                      (long long)nnz);
+}
+
+/* Candidate R x C with balanced cuts and zeroed block counts. */
+static slp_err cand_init(cand_t *cd, int R, int C, int64_t m, int64_t n, const int64_t *row_nnz,
+                         const int64_t *col_nnz)
+{
+    memset(cd, 0, sizeof *cd);
+    cd->R = R;
+    cd->C = C;
+    cd->row_off = slp_malloc((size_t)(R + 1) * sizeof(int64_t));
+    cd->col_off = slp_malloc((size_t)(C + 1) * sizeof(int64_t));
+    cd->nnz = slp_calloc((size_t)R * (size_t)C, sizeof(int64_t));
+    if (!cd->row_off || !cd->col_off || !cd->nnz) {
+        cand_free(cd);
+        return SLP_ERR_NOMEM;
+    }
+    slp_balanced_cuts(row_nnz, m, R, cd->row_off);
+    slp_balanced_cuts(col_nnz, n, C, cd->col_off);
+    return SLP_OK;
+}
+
+/* Better: smaller largest peak, then fewer hops. */
+static int better(const slp_grid_choice_t *a, const slp_grid_choice_t *b)
+{
+    if (a->max_rank_bytes != b->max_rank_bytes)
+        return a->max_rank_bytes < b->max_rank_bytes;
+    return a->dense_hops < b->dense_hops;
+}
+
+slp_err slp_shard_pick_grid_ranks(const slp_shard_source_t *src, int64_t m, int64_t n,
+                                  const int64_t *row_nnz, const int64_t *col_nnz, int P,
+                                  int *R_out, int *C_out, slp_grid_choice_t **choices,
+                                  int *nchoices)
+{
+    if (P < 1 || P > SLP_MAX_AUTO_RANKS)
+        return slp_error(SLP_ERR_INPUT, "--ranks must be in 1..%d", SLP_MAX_AUTO_RANKS);
+    int total = 0, pairs[2 * 512][2];
+    for (int d = 1; d <= P && total < 2 * 512; d++)
+        if (P % d == 0 && (d <= 1 || d <= m) && (P / d <= 1 || P / d <= n)) {
+            pairs[total][0] = d;
+            pairs[total][1] = P / d;
+            total++;
+        }
+    if (total == 0)
+        return slp_error(SLP_ERR_INPUT, "no grid of %d ranks fits a %lld x %lld model", P,
+                         (long long)m, (long long)n);
+    slp_grid_choice_t *all = slp_calloc((size_t)total, sizeof *all);
+    if (!all)
+        return SLP_ERR_NOMEM;
+    slp_err rc = SLP_OK;
+    for (int first = 0; rc == SLP_OK && first < total; first += SLP_BATCH) {
+        cand_t cand[SLP_BATCH];
+        int count = 0;
+        for (int k = first; rc == SLP_OK && k < total && count < SLP_BATCH; k++, count++)
+            rc = cand_init(&cand[count], pairs[k][0], pairs[k][1], m, n, row_nnz, col_nnz);
+        batch_t b = {cand, count};
+        if (rc == SLP_OK)
+            rc = src->scan(src->ctx, batch_entry, &b, NULL);
+        for (int k = 0; k < count; k++) {
+            slp_grid_choice_t *ch = &all[first + k];
+            int64_t ax, aty;
+            ch->R = cand[k].R;
+            ch->C = cand[k].C;
+            ch->max_rank_bytes = rc == SLP_OK ? cand_solver_bytes(&cand[k]) : 0;
+            slp_shard_dense_hops(m, n, ch->R, ch->C, &ax, &aty);
+            ch->dense_hops = ax + aty;
+            cand_free(&cand[k]);
+        }
+    }
+    if (rc != SLP_OK) {
+        free(all);
+        return rc;
+    }
+    int best = 0;
+    for (int k = 1; k < total; k++)
+        if (better(&all[k], &all[best]))
+            best = k;
+    *R_out = all[best].R;
+    *C_out = all[best].C;
+    if (choices) {
+        *choices = all;
+        *nchoices = total;
+    } else {
+        free(all);
+    }
+    return SLP_OK;
 }

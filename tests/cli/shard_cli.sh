@@ -47,6 +47,28 @@ expect "grid auto" 0 "picked 1x3 (3 ranks)" -- \
 expect "grid auto large budget" 0 "picked 1x1" -- \
     "$BIN" shard "$MODEL" --grid auto --mem-per-rank 1G --out "$T/d.shards"
 
+# --grid auto --ranks P: every factorisation listed with its modelled peak; the pick is
+# the smallest peak (ties: fewer hops) and the directory is cut that way. A vector-heavy
+# mcf (220,100 columns, 6,300 rows) must go 1 x P: its column slices dominate.
+auto_ranks() { # MODEL P DIR EXPECTED-GRID (empty: any)
+    "$BIN" shard "$1" --grid auto --ranks "$2" --out "$3" >"$T/out" 2>&1 || { bad "auto ranks $2: $(cat "$T/out")"; return; }
+    python3 - "$T/out" "$2" "$4" "$3/manifest.json" <<'PY' && ok || { bad "auto ranks $2"; cat "$T/out"; }
+import json, re, sys
+text, P, want, manifest = open(sys.argv[1]).read(), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+rows = re.findall(r"^\s+(\d+)x(\d+)\s+(\d+) bytes \([0-9.]+ MiB\)\s+(\d+) hops per iteration(\s+<- picked)?$", text, re.M)
+assert rows and all(int(r) * int(c) == P for r, c, *_ in rows), rows
+picked = [(int(r), int(c)) for r, c, _, _, mark in rows if mark]
+best = min(rows, key=lambda t: (int(t[2]), int(t[3])))
+assert picked == [(int(best[0]), int(best[1]))], (picked, best)
+m = json.load(open(manifest))
+assert m["grid"] == list(picked[0]), m["grid"]
+assert not want or "%dx%d" % picked[0] == want, (picked, want)
+PY
+}
+"$BIN" gen mcf --commodities 40 --factories 5 --warehouses 100 --stores 50 --mps "$T/mcf.mps" --quiet
+auto_ranks "$T/mcf.mps" 4 "$T/mcf4.shards" 1x4
+auto_ranks "$MODEL" 6 "$T/af6.shards" ""
+
 # Corrupted and mismatched directories: a clear message naming the file, exit 1.
 cp -r "$T/a.shards" "$T/x.shards"; truncate -s 100 "$T/x.shards/block_1_1.bin"
 expect "truncated block" 1 "block_1_1.bin: file is 100 bytes" -- "$BIN" info "$T/x.shards" --verify
@@ -69,7 +91,8 @@ expect "not a shard directory" 1 "manifest.json: cannot open" -- "$BIN" info "$T
 expect "bad grid" 2 "bad grid '0x2'" -- "$BIN" shard "$MODEL" --grid 0x2 --out "$T/e"
 expect "bad byte count" 2 "not a positive byte count" -- \
     "$BIN" shard "$MODEL" --grid 2x2 --out "$T/e" --mem-budget abc
-expect "auto without budget" 2 "needs --mem-per-rank" -- "$BIN" shard "$MODEL" --grid auto --out "$T/e"
+expect "auto without budget" 2 "needs --ranks P or --mem-per-rank" -- "$BIN" shard "$MODEL" --grid auto --out "$T/e"
+expect "ranks without auto" 2 "--ranks is for --grid auto" -- "$BIN" shard "$MODEL" --grid 2x2 --ranks 4 --out "$T/e"
 expect "missing --out" 2 "--out DIR is required" -- "$BIN" shard "$MODEL" --grid 2x2
 expect "missing model" 1 "" -- "$BIN" shard "$T/nope.mps" --grid 2x2 --out "$T/e"
 [ ! -e "$T/e" ] && [ -z "$(ls -d "$T"/e.tmp.* 2>/dev/null)" ] && ok || bad "partial output left behind"
