@@ -56,18 +56,17 @@ static double available_memory(void)
     return pages > 0 && page > 0 ? (double)pages * (double)page : 0.0;
 }
 
-/* The estimate follows slp_shard_rank_bytes: the block is held twice (A_rc and its
- * transpose) and the solver keeps about 20 column-slice and 18 row-slice vectors.
- * The limit is mem_limit, or the node's available memory divided by the ranks on the
+/* The estimate is the solver's modelled peak of the block (slp_shard_solver_bytes,
+ * docs/memory.md). The limit is mem_limit, or the node's available memory divided by the ranks on the
  * node (OMPI_COMM_WORLD_LOCAL_SIZE / SLURM_NTASKS_PER_NODE when set). Collective. */
 slp_err slp_run_check_memory(const char *dir, double mem_limit, const slp_shard_manifest_t *man,
                              const slp_grid_t *grid)
 {
-    int64_t matrix = 0, vectors = 0;
-    slp_shard_rank_bytes(man, grid->r, grid->c, &matrix, &vectors);
     int64_t n_loc = man->col_off[grid->c + 1] - man->col_off[grid->c];
     int64_t m_loc = man->row_off[grid->r + 1] - man->row_off[grid->r];
-    double need = 2.0 * (double)matrix + 8.0 * (20.0 * (double)n_loc + 18.0 * (double)m_loc);
+    int64_t nnz_rc = man->block_nnz[(int64_t)grid->r * man->C + grid->c];
+    double need = (double)slp_shard_solver_bytes(m_loc, n_loc, nnz_rc);
+    double matrix = need - (double)slp_shard_solver_bytes(m_loc, n_loc, 0); /* the entries' share */
     double limit = mem_limit;
     const char *source = "--mem-limit";
     if (limit <= 0.0) {
@@ -84,12 +83,11 @@ slp_err slp_run_check_memory(const char *dir, double mem_limit, const slp_shard_
     slp_err rc = SLP_OK;
     if (need > limit)
         rc = slp_error(SLP_ERR_INPUT,
-                       "%s: block (%d, %d) needs about %.3g GB on rank %d (matrix %.3g GB, "
-                       "vectors %.3g GB) but the limit is %.3g GB (%s); cut the model for more "
-                       "ranks (shardlp shard --grid) or raise --mem-limit",
-                       dir, grid->r, grid->c, need / 1e9, grid->rank,
-                       2.0 * (double)matrix / 1e9, (need - 2.0 * (double)matrix) / 1e9,
-                       limit / 1e9, source);
+                       "%s: block (%d, %d) needs about %.3g GB on rank %d (matrix entries %.3g "
+                       "GB, the rest %.3g GB) but the limit is %.3g GB (%s); cut the model for "
+                       "more ranks (shardlp shard --grid) or raise --mem-limit",
+                       dir, grid->r, grid->c, need / 1e9, grid->rank, matrix / 1e9,
+                       (need - matrix) / 1e9, limit / 1e9, source);
     return slp_comm_agree(grid->world, rc);
 }
 
