@@ -284,17 +284,22 @@ static slp_err verdict(slp_grid_t *grid, const slp_local_problem_t *orig,
 
 slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
                            const slp_settings_t *settings, const slp_solve_inputs_t *inputs,
-                           slp_backend_t *be,
+                           const slp_original_source_t *original, slp_backend_t *be,
                            slp_result_t *result, slp_presolve_stats_t *stats)
 {
     double t_start = slp_wall_seconds();
     memset(result, 0, sizeof *result);
+    int reload = original && original->reload;
     slp_local_problem_t orig;
-    SLP_CALL(slp_comm_agree(grid->world, slp_local_problem_copy(lp, &orig)));
+    memset(&orig, 0, sizeof orig);
+    if (!reload)
+        SLP_CALL(slp_comm_agree(grid->world, slp_local_problem_copy(lp, &orig)));
     int64_t unbounded_cols = 0;
     slp_err rc = attempt(grid, lp, settings, t_start, inputs ? inputs : &NO_INPUTS, be, result,
                          stats, &unbounded_cols);
     int reduced = stats->total.rows + stats->total.cols + stats->total.nnz > 0 || unbounded_cols > 0;
+    if (rc == SLP_OK && reload)
+        rc = slp_comm_agree(grid->world, original->reload(original->ctx, &orig));
     if (rc == SLP_OK)
         rc = verdict(grid, &orig, settings, t_start, unbounded_cols, reduced, be, result);
     slp_local_problem_free(&orig);

@@ -151,6 +151,13 @@ static slp_err create_backend(const run_t *r, slp_backend_t **be)
     return slp_backend_cpu_create(threads, be);
 }
 
+/* slp_original_source_t for shard input: this rank's block, read again. */
+static slp_err reread_block(void *ctx, slp_local_problem_t *out)
+{
+    run_t *r = ctx;
+    return slp_shard_read_local_from(r->in->path, &r->manifest, r->grid, out);
+}
+
 static slp_err solve(run_t *r, slp_run_output_t *out)
 {
     SLP_CALL(slp_comm_agree(r->grid->world, create_backend(r, &r->be)));
@@ -166,8 +173,11 @@ static slp_err solve(run_t *r, slp_run_output_t *out)
     /* From here the time limit holds even if a rank stops answering. */
     slp_watchdog_t *dog = NULL;
     SLP_CALL(slp_watchdog_start(r->set.time_limit, r->grid->rank, &dog));
-    slp_err rc = slp_solve_pipeline(r->grid, &r->lp, &r->set, &r->inputs, r->be, &out->result,
-                                    &r->info.presolve);
+    /* Shard input: the verdict rereads this rank's block instead of keeping a copy of
+     * the original problem through the solve (docs/memory.md). */
+    slp_original_source_t original = {r->sharded ? reread_block : NULL, r};
+    slp_err rc = slp_solve_pipeline(r->grid, &r->lp, &r->set, &r->inputs, &original, r->be,
+                                    &out->result, &r->info.presolve);
     slp_watchdog_stop(&dog);
     return slp_comm_agree(r->grid->world, rc);
 }

@@ -173,10 +173,10 @@ slp_err slp_shard_pick_grid(const slp_shard_source_t *src, int64_t m, int64_t n,
                             const int64_t *row_nnz, const int64_t *col_nnz, int64_t mem_per_rank,
                             int *R, int *C, int64_t *max_rank_bytes);
 
-/* The solver's modelled peak on one rank of a block (m_loc x n_loc, nnz_rc entries):
- * three copies of the block (the pipeline's original, A_rc and its transpose: 12 bytes
- * per entry each plus row pointers) and the column- and row-length vectors the solve
- * holds at its peak (docs/memory.md, "Where the bytes go"). */
+/* The solver's modelled peak on one rank of a block (m_loc x n_loc, nnz_rc entries)
+ * solved from shards: A_rc and its transpose (12 bytes per entry each plus row
+ * pointers) and the column- and row-length vectors the solve holds at its peak
+ * (docs/memory.md, "Where the bytes go"). */
 int64_t slp_shard_solver_bytes(int64_t m_loc, int64_t n_loc, int64_t nnz_rc);
 
 /* One candidate of slp_shard_pick_grid_ranks. */

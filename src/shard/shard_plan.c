@@ -62,16 +62,17 @@ static int64_t cand_max_bytes(const cand_t *cd)
     return worst;
 }
 
-/* Vectors of the solve's peak (docs/memory.md): per column the state's 14, the
- * problem's objective and bounds twice, the host bounds and result buffers 6, presolve's
- * 4; per row the state's 11, the row bounds twice, the row results 2. */
-#define SOLVER_COL_VECTORS 30
-#define SOLVER_ROW_VECTORS 17
+/* The solve's peak from shards (docs/memory.md): the block twice (A_rc and its
+ * transpose; the verdict rereads the original afterwards); per column the state's 14
+ * vectors, the problem's objective and bounds, the host bounds and result buffers 6,
+ * presolve's 4; per row the state's 11, the row bounds, the row results 2. */
+#define SOLVER_BLOCK_COPIES 2
+#define SOLVER_COL_VECTORS 27
+#define SOLVER_ROW_VECTORS 15
 
 int64_t slp_shard_solver_bytes(int64_t m_loc, int64_t n_loc, int64_t nnz_rc)
 {
-    int64_t block = nnz_rc * 12;
-    int64_t matrix = 3 * block + 2 * 8 * (m_loc + 1) + 8 * (n_loc + 1);
+    int64_t matrix = SOLVER_BLOCK_COPIES * nnz_rc * 12 + 8 * (m_loc + 1) + 8 * (n_loc + 1);
     return matrix + 8 * (SOLVER_COL_VECTORS * n_loc + SOLVER_ROW_VECTORS * m_loc);
 }
 

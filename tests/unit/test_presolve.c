@@ -284,7 +284,7 @@ static int pipeline_status(const slp_model_t *model, int presolve)
     CHECK(slp_backend_cpu_create(1, &be) == SLP_OK, "backend");
     slp_result_t res;
     slp_presolve_stats_t stats;
-    CHECK(slp_solve_pipeline(grid, &lp, &set, NULL, be, &res, &stats) == SLP_OK, "pipeline: %s",
+    CHECK(slp_solve_pipeline(grid, &lp, &set, NULL, NULL, be, &res, &stats) == SLP_OK, "pipeline: %s",
           slp_error_message());
     int status = (int)res.status;
     slp_result_free(&res);
