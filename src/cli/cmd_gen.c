@@ -42,7 +42,10 @@ static void print_usage(void)
            "                 demand uncertainty TH, default 0.2)\n"
            "\n"
            "options:\n"
-           "  --grid RxC            grid of the shard directory (default: from the number of ranks)\n"
+           "  --grid RxC|auto       grid of the shard directory (default: from the number of ranks);\n"
+           "                        auto: the R x C = P with the smallest modelled per-rank peak\n"
+           "                        (ties: fewer hops), the alternatives printed\n"
+           "  --ranks P             rank count for --grid auto (default: the number of ranks)\n"
            "  --out DIR             shard directory to write\n"
            "  --seed S              random seed (default 1)\n"
            "  --scale none|benchmark  benchmark: rows scaled so right-hand sides are 0 or +-1,\n"
@@ -53,8 +56,8 @@ static void print_usage(void)
 }
 
 static slp_err parse_args(int argc, char **argv, int *kind, int64_t *params, uint64_t *seed,
-                          int *scale, double *theta, const char **grid_text, const char **out_dir,
-                          const char **mps_path, int *sizes_only)
+                          int *scale, double *theta, int *ranks, const char **grid_text,
+                          const char **out_dir, const char **mps_path, int *sizes_only)
 {
     *kind = -1;
     int have[4] = {0, 0, 0, 0};
@@ -81,6 +84,11 @@ static slp_err parse_args(int argc, char **argv, int *kind, int64_t *params, uin
             else
                 return slp_error(SLP_ERR_INPUT, "option --scale: '%s' is not none or benchmark",
                                  value);
+        } else if (!strcmp(a, "--ranks")) {
+            int64_t p;
+            SLP_CALL(slp_option_value(argc, argv, &k, &value));
+            SLP_CALL(slp_parse_int64(a, value, 1, 65536, &p));
+            *ranks = (int)p;
         } else if (!strcmp(a, "--theta")) {
             SLP_CALL(slp_option_value(argc, argv, &k, &value));
             SLP_CALL(slp_parse_double(a, value, -INFINITY, INFINITY, theta));
@@ -121,6 +129,18 @@ static slp_err parse_args(int argc, char **argv, int *kind, int64_t *params, uin
     return SLP_OK;
 }
 
+/* --grid auto: every rank computes the same pick (deterministic); rank 0 logs it. */
+static slp_err pick_grid(const slp_gen_t *g, int ranks, int rank, int *R, int *C)
+{
+    slp_grid_choice_t *all = NULL;
+    int count = 0;
+    SLP_CALL(slp_gen_pick_grid(g, ranks, R, C, &all, &count));
+    if (rank == 0)
+        slp_grid_choices_log(all, count, ranks, *R, *C);
+    free(all);
+    return SLP_OK;
+}
+
 static int64_t peak_rss_bytes(void)
 {
     struct rusage ru;
@@ -143,16 +163,22 @@ int slp_cmd_gen(int argc, char **argv)
     int64_t params[4] = {0, 0, 0, 0};
     uint64_t seed = 1;
     double theta = NAN; /* --theta, when given */
+    int ranks = 0;      /* --ranks, for --grid auto */
     const char *grid_text = NULL, *out_dir = NULL, *mps_path = NULL;
     slp_gen_t g;
     int R = 0, C = 0;
-    slp_err rc = parse_args(argc, argv, &kind, params, &seed, &scale, &theta, &grid_text,
+    slp_err rc = parse_args(argc, argv, &kind, params, &seed, &scale, &theta, &ranks, &grid_text,
                             &out_dir, &mps_path, &sizes_only);
     if (rc == SLP_OK)
         rc = slp_gen_init(&g, kind, params, seed, scale);
     if (rc == SLP_OK && !isnan(theta))
         rc = slp_gen_set_theta(&g, theta);
-    if (rc == SLP_OK && grid_text)
+    int automatic = grid_text && !strcmp(grid_text, "auto");
+    if (rc == SLP_OK && ranks > 0 && !automatic)
+        rc = slp_error(SLP_ERR_INPUT, "gen: --ranks is for --grid auto");
+    if (rc == SLP_OK && automatic && !sizes_only && out_dir)
+        rc = pick_grid(&g, ranks > 0 ? ranks : P, rank, &R, &C);
+    else if (rc == SLP_OK && grid_text && !automatic)
         rc = slp_grid_parse(grid_text, &R, &C);
     else if (rc == SLP_OK)
         slp_grid_default_shape(P, &R, &C);

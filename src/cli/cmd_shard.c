@@ -49,13 +49,7 @@ static slp_err pick_for_ranks(const slp_shard_source_t *src, const slp_model_t *
     int count = 0;
     SLP_CALL(slp_shard_pick_grid_ranks(src, dims->m, dims->n, row_nnz, col_nnz, ranks, R, C, &all,
                                        &count));
-    slp_log("grid auto for %d rank%s (modelled solver peak of the largest rank, docs/memory.md):\n",
-            ranks, ranks == 1 ? "" : "s");
-    for (int k = 0; k < count; k++)
-        slp_log("  %dx%-6d %14lld bytes (%.1f MiB)   %lld hops per iteration%s\n", all[k].R,
-                all[k].C, (long long)all[k].max_rank_bytes,
-                (double)all[k].max_rank_bytes / (1024.0 * 1024.0), (long long)all[k].dense_hops,
-                all[k].R == *R && all[k].C == *C ? "   <- picked" : "");
+    slp_grid_choices_log(all, count, ranks, *R, *C);
     free(all);
     return SLP_OK;
 }

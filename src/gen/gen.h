@@ -22,6 +22,7 @@
 #include "core/local_problem.h"
 #include "core/model.h"
 #include "grid/comm.h"
+#include "shard/shard.h"
 
 typedef enum {
     SLP_GEN_MCF = 0,
@@ -104,6 +105,12 @@ slp_err slp_gen_block(const slp_gen_t *g, int64_t r0, int64_t r1, int64_t c0, in
 
 /* The whole LP as a model (for --mps and tests; small sizes only). */
 slp_err slp_gen_model(const slp_gen_t *g, slp_model_t **out);
+
+/* --grid auto for P ranks (gen_grid.c): every R x C = P scored by the modelled solver
+ * peak of its largest block (slp_shard_pick_grid_ranks), from the closed-form counts and
+ * one pattern pass per 16 candidates; O(m + n) memory for the counts. */
+slp_err slp_gen_pick_grid(const slp_gen_t *g, int P, int *R, int *C,
+                          slp_grid_choice_t **choices, int *nchoices);
 
 /* What one rank did in slp_gen_write_shards. */
 typedef struct slp_gen_stats {

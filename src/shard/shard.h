@@ -194,6 +194,9 @@ slp_err slp_shard_pick_grid_ranks(const slp_shard_source_t *src, int64_t m, int6
                                   const int64_t *row_nnz, const int64_t *col_nnz, int P,
                                   int *R, int *C, slp_grid_choice_t **choices, int *nchoices);
 
+/* The candidates as a log block, the pick (R x C) marked. */
+void slp_grid_choices_log(const slp_grid_choice_t *all, int count, int ranks, int R, int C);
+
 /* ---- Sharded solution ------------------------------------------------------------- */
 
 /* solution.json. */

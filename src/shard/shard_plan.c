@@ -1,6 +1,8 @@
 /* Sizing: bytes per rank, the dense communication model, and the automatic grid. */
 #include "shard_internal.h"
 
+#include "core/log.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -273,4 +275,15 @@ slp_err slp_shard_pick_grid_ranks(const slp_shard_source_t *src, int64_t m, int6
         free(all);
     }
     return SLP_OK;
+}
+
+void slp_grid_choices_log(const slp_grid_choice_t *all, int count, int ranks, int R, int C)
+{
+    slp_log("grid auto for %d rank%s (modelled solver peak of the largest rank, docs/memory.md):\n",
+            ranks, ranks == 1 ? "" : "s");
+    for (int k = 0; k < count; k++)
+        slp_log("  %dx%-6d %14lld bytes (%.1f MiB)   %lld hops per iteration%s\n", all[k].R,
+                all[k].C, (long long)all[k].max_rank_bytes,
+                (double)all[k].max_rank_bytes / (1024.0 * 1024.0), (long long)all[k].dense_hops,
+                all[k].R == R && all[k].C == C ? "   <- picked" : "");
 }

@@ -87,6 +87,24 @@ out=$("$BIN" gen production-inventory --factories 200 --stages 400 --sizes)
 [ "$out" = "production-inventory: 16361200 rows, 64560800 columns, 2310559600 nonzeros" ] && ok \
     || bad "production-inventory sizes: $out"
 
+# --grid auto --ranks 4: gen scores the candidates from its closed-form counts and column
+# patterns, shard from the model read back from the MPS; both must print the same
+# candidates (bytes, hops) and pick the same grid, which the directory then has.
+for spec in "mcf --commodities 6 --factories 3 --warehouses 20 --stores 30" \
+            "design-match --treated 40 --controls 400 --covariates 4 --neighbors 10"; do
+    kind=${spec%% *}
+    "$BIN" gen $spec --grid auto --ranks 4 --out "$T/auto-$kind" --mps "$T/auto-$kind.mps" \
+        2>&1 | grep -E '^  [0-9]+x' >"$T/gen-auto"
+    "$BIN" shard "$T/auto-$kind.mps" --grid auto --ranks 4 --out "$T/auto-$kind-shard" \
+        2>&1 | grep -E '^  [0-9]+x' >"$T/shard-auto"
+    picked=$(sed -n 's/^  \([0-9]*x[0-9]*\) .*<- picked$/\1/p' "$T/gen-auto")
+    grid=$(python3 -c "import json,sys; g=json.load(open(sys.argv[1]))['grid']; print('%dx%d' % tuple(g))" \
+        "$T/auto-$kind/manifest.json" 2>/dev/null)
+    [ -s "$T/gen-auto" ] && cmp -s "$T/gen-auto" "$T/shard-auto" && [ "$picked" = "$grid" ] && ok ||
+        { bad "$kind grid auto: gen and shard differ (picked '$picked', directory '$grid')"; cat "$T/gen-auto" "$T/shard-auto"; }
+done
+[ "$(sed -n 's/^  \([0-9]*x[0-9]*\) .*<- picked$/\1/p' "$T/gen-auto")" != "" ] && ok || bad "no pick"
+
 # Too few stages for the inventory band (docs/generators.md): infeasible for both.
 "$BIN" gen production-inventory --factories 3 --stages 6 --mps "$T/pi6.mps" --quiet
 "$BIN" solve "$T/pi6.mps" --json "$T/pi6.json" --quiet >/dev/null 2>&1
@@ -125,6 +143,7 @@ expect_error "must exceed --sources" -- heat-source --grid-size 5 --candidates 6
 expect_error "grid-size must be in" -- heat-source --grid-size 2 --candidates 6 --sources 2 --measurements 5 --out "$T/x"
 expect_error "theta must be in" -- production-inventory --factories 2 --stages 12 --theta 1.5 --out "$T/x"
 expect_error "theta is production-inventory" -- qap --size 3 --theta 0.1 --out "$T/x"
+expect_error "--ranks is for --grid auto" -- qap --size 3 --grid 1x2 --ranks 2 --out "$T/x"
 [ ! -e "$T/x" ] && ok || bad "a failed gen left $T/x behind"
 
 echo "$pass passed, $fail failed"
