@@ -99,6 +99,25 @@ static void cand_free(cand_t *cd)
     memset(cd, 0, sizeof *cd);
 }
 
+/* Candidate R x C with balanced cuts and zeroed block counts. */
+static slp_err cand_init(cand_t *cd, int R, int C, int64_t m, int64_t n, const int64_t *row_nnz,
+                         const int64_t *col_nnz)
+{
+    memset(cd, 0, sizeof *cd);
+    cd->R = R;
+    cd->C = C;
+    cd->row_off = slp_malloc((size_t)(R + 1) * sizeof(int64_t));
+    cd->col_off = slp_malloc((size_t)(C + 1) * sizeof(int64_t));
+    cd->nnz = slp_calloc((size_t)R * (size_t)C, sizeof(int64_t));
+    if (!cd->row_off || !cd->col_off || !cd->nnz) {
+        cand_free(cd);
+        return SLP_ERR_NOMEM;
+    }
+    slp_balanced_cuts(row_nnz, m, R, cd->row_off);
+    slp_balanced_cuts(col_nnz, n, C, cd->col_off);
+    return SLP_OK;
+}
+
 #define SLP_MAX_AUTO_RANKS 65536
 #define SLP_BATCH 16
 
@@ -121,21 +140,11 @@ slp_err slp_shard_pick_grid(const slp_shard_source_t *src, int64_t m, int64_t n,
                 int R = pairs[s][0], C = pairs[s][1];
                 if ((R > 1 && R > m) || (C > 1 && C > n) || count == SLP_BATCH)
                     continue;
-                cand_t *cd = &cand[count];
-                memset(cd, 0, sizeof *cd);
-                cd->R = R;
-                cd->C = C;
-                cd->row_off = slp_malloc((size_t)(R + 1) * sizeof(int64_t));
-                cd->col_off = slp_malloc((size_t)(C + 1) * sizeof(int64_t));
-                cd->nnz = slp_calloc((size_t)R * (size_t)C, sizeof(int64_t));
-                if (!cd->row_off || !cd->col_off || !cd->nnz) {
-                    cand_free(cd);
+                if (cand_init(&cand[count], R, C, m, n, row_nnz, col_nnz) != SLP_OK) {
                     for (int k = 0; k < count; k++)
                         cand_free(&cand[k]);
                     return SLP_ERR_NOMEM;
                 }
-                slp_balanced_cuts(row_nnz, m, R, cd->row_off);
-                slp_balanced_cuts(col_nnz, n, C, cd->col_off);
                 count++;
             }
         }
@@ -189,25 +198,6 @@ slp_err slp_shard_pick_grid(const slp_shard_source_t *src, int64_t m, int64_t n,
                      "nnz = %lld); raise --mem-per-rank",
                      SLP_MAX_AUTO_RANKS, (long long)mem_per_rank, (long long)m, (long long)n,
                      (long long)nnz);
-}
-
-/* Candidate R x C with balanced cuts and zeroed block counts. */
-static slp_err cand_init(cand_t *cd, int R, int C, int64_t m, int64_t n, const int64_t *row_nnz,
-                         const int64_t *col_nnz)
-{
-    memset(cd, 0, sizeof *cd);
-    cd->R = R;
-    cd->C = C;
-    cd->row_off = slp_malloc((size_t)(R + 1) * sizeof(int64_t));
-    cd->col_off = slp_malloc((size_t)(C + 1) * sizeof(int64_t));
-    cd->nnz = slp_calloc((size_t)R * (size_t)C, sizeof(int64_t));
-    if (!cd->row_off || !cd->col_off || !cd->nnz) {
-        cand_free(cd);
-        return SLP_ERR_NOMEM;
-    }
-    slp_balanced_cuts(row_nnz, m, R, cd->row_off);
-    slp_balanced_cuts(col_nnz, n, C, cd->col_off);
-    return SLP_OK;
 }
 
 /* Better: smaller largest peak, then fewer hops. */
