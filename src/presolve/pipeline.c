@@ -255,6 +255,21 @@ static slp_err retry_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
     return SLP_OK;
 }
 
+/* Whether verdict() reads the original problem for this result (the cases below). */
+static int verdict_needs_original(const slp_result_t *result, int64_t unbounded_cols, int reduced)
+{
+    switch (result->status) {
+    case SLP_STATUS_OPTIMAL:
+        return unbounded_cols == 0;
+    case SLP_STATUS_DUAL_INFEASIBLE:
+        return 1;
+    case SLP_STATUS_PRIMAL_INFEASIBLE:
+        return reduced || !result->ray_y;
+    default:
+        return 0;
+    }
+}
+
 static slp_err verdict(slp_grid_t *grid, const slp_local_problem_t *orig,
                        const slp_settings_t *settings, double t_start, int64_t unbounded_cols,
                        int reduced, slp_backend_t *be, slp_result_t *result)
@@ -298,7 +313,7 @@ slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
     slp_err rc = attempt(grid, lp, settings, t_start, inputs ? inputs : &NO_INPUTS, be, result,
                          stats, &unbounded_cols);
     int reduced = stats->total.rows + stats->total.cols + stats->total.nnz > 0 || unbounded_cols > 0;
-    if (rc == SLP_OK && reload)
+    if (rc == SLP_OK && reload && verdict_needs_original(result, unbounded_cols, reduced))
         rc = slp_comm_agree(grid->world, original->reload(original->ctx, &orig));
     if (rc == SLP_OK)
         rc = verdict(grid, &orig, settings, t_start, unbounded_cols, reduced, be, result);
