@@ -26,6 +26,12 @@ if(NOT SLP_SANITIZE)
   endforeach()
 endif()
 
+# Timing-sensitive scripts (a signal must end the process within 2 s) run alone, so that
+# a concurrent 4-rank test cannot starve them of the machine's cores.
+if(NOT SLP_SANITIZE)
+  set_tests_properties(cli/interrupt PROPERTIES RUN_SERIAL TRUE)
+endif()
+
 # The MPI suite's solving scripts a second time on the guarded backend (docs/gpu.md):
 # tests/data/with_backend.sh adds --backend guarded to every `shardlp solve`; it is
 # copied next to shardlp so that scripts find the build's other programs beside it.
