@@ -37,7 +37,7 @@ ok = ok and sh is not None and sh <= dh + 1e-9 and red >= min_red
 # The model prices the synchronisations that ran as the plan counts them (scalars sent
 # per vector and coordinate: P - k), and the sums' counted traffic equals the model's
 # legs for the sums that ran (2 (k - 1) per coordinate: products of the iterations, the
-# checks' extra products and the power iteration included).
+# checks' extra products and the step-size estimate included).
 c = s["comm"]
 sync_model = c["sync_modelled_per_iter"]
 ok = ok and close(c["sync_scalars_per_iter"], sync_model) and c["sync_calls"] > 0

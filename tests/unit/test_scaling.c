@@ -1,6 +1,6 @@
 /* Preconditioning and the step size against values worked out by hand
  * (docs/algorithm.md sections 2 and 3): Ruiz equilibration, Pock-Chambolle with
- * alpha = 1, bound/objective rescaling, and the power iteration's sigma_max. */
+ * alpha = 1, bound/objective rescaling, and the Lanczos estimate of sigma_max. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,11 +85,10 @@ static void test_pock_chambolle(void)
     slp_local_problem_free(&lp);
 }
 
-/* sigma_max of [[3, 0], [4, 5]]: A^T A = [[25, 20], [20, 25]] has eigenvalues 45 and 5,
- * so sigma_max = sqrt 45. The power iteration stops at a residual of 1e-4 min(1, lambda),
- * so its estimate is within about 1e-4 relative. Run on the CPU backend and on the
- * guarded one (vectors host code cannot touch, sums staged through the exchange). */
-/* sigma_max of A by the solver's estimate, against the exact value. */
+/* sigma_max of A by the solver's estimate against the exact value: within 1e-4 relative
+ * (the estimate stops at a Ritz residual of 1e-4 min(1, lambda)) and never above it (a
+ * Ritz value is a lower bound). Run on the CPU backend and on the guarded one (vectors
+ * host code cannot touch, sums staged through the exchange). */
 static void check_sigma_max(int guarded, int k, const double *a, double exact, int max_steps)
 {
     double *c = calloc((size_t)k, sizeof(double)), *lv = calloc((size_t)k, sizeof(double));
@@ -139,7 +138,7 @@ static void check_sigma_max(int guarded, int k, const double *a, double exact, i
     slp_model_destroy(&model);
 }
 
-/* [[3, 0], [4, 5]]: A A^T = [[9, 12], [12, 41]], largest eigenvalue 45. The second
+/* [[3, 0], [4, 5]]: A A^T = [[9, 12], [12, 41]], eigenvalues 45 and 5. The second
  * difference matrix tridiag(-1, 2, -1) of order 300: sigma_max = 2 + 2 cos(pi / 301), at
  * the top of a spectrum whose largest eigenvalues are only 1e-4 apart (a power iteration
  * needs thousands of steps there). */
