@@ -109,8 +109,7 @@ static double row_divisor(const slp_gen_t *g, int64_t i)
 
 static double col_factor(const slp_gen_t *g, int64_t j)
 {
-    double obj, lv, uv;
-    slp_genf_col_data(g, j, &obj, &lv, &uv);
+    double obj = slp_genf_col_cost(g, j);
     return obj != 0.0 ? fabs(obj) : 1.0;
 }
 

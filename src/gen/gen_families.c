@@ -594,6 +594,15 @@ void slp_genf_col_data(const slp_gen_t *g, int64_t j, double *obj, double *lv, d
     }
 }
 
+double slp_genf_col_cost(const slp_gen_t *g, int64_t j)
+{
+    if (g->kind == SLP_GEN_HEAT_SOURCE)
+        return slp_genf_heat_col_cost(g, j);
+    double obj, lv, uv; /* the other families' bounds cost no more than their objective */
+    slp_genf_col_data(g, j, &obj, &lv, &uv);
+    return obj;
+}
+
 void slp_genf_row_bounds(const slp_gen_t *g, int64_t i, double *lc, double *uc)
 {
     switch (g->kind) {

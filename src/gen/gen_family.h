@@ -38,6 +38,9 @@ int64_t slp_genf_col_nnz(const slp_gen_t *g, int64_t j);
 /* Raw column j (rows ascending; vals may be NULL). */
 int64_t slp_genf_column(const slp_gen_t *g, int64_t j, int64_t *rows, double *vals);
 void slp_genf_col_data(const slp_gen_t *g, int64_t j, double *obj, double *lv, double *uv);
+/* The objective coefficient of column j alone (for --scale benchmark's column factor,
+ * computed per column pass: heat-source's bounds would cost a temperature each time). */
+double slp_genf_col_cost(const slp_gen_t *g, int64_t j);
 void slp_genf_row_bounds(const slp_gen_t *g, int64_t i, double *lc, double *uc);
 
 /* heat-source (gen_heat.c). */
@@ -45,6 +48,7 @@ slp_err slp_genf_heat_setup(slp_gen_t *g);
 int64_t slp_genf_heat_col_nnz(const slp_gen_t *g, int64_t j);
 int64_t slp_genf_heat_column(const slp_gen_t *g, int64_t j, int64_t *rows, double *vals);
 void slp_genf_heat_col_data(const slp_gen_t *g, int64_t j, double *obj, double *lv, double *uv);
+double slp_genf_heat_col_cost(const slp_gen_t *g, int64_t j);
 /* The true temperature at grid point (i, j, k) (0..N+1 each; 0 on the boundary) and the
  * true heat input at interior point `point`: the feasible point of docs/generators.md. */
 double slp_genf_heat_temperature(const slp_gen_t *g, int64_t i, int64_t j, int64_t k);

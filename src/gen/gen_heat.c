@@ -211,6 +211,12 @@ int64_t slp_genf_heat_column(const slp_gen_t *g, int64_t j, int64_t *rows, doubl
     return n;
 }
 
+double slp_genf_heat_col_cost(const slp_gen_t *g, int64_t j)
+{
+    int64_t W = g->p[0] + 2;
+    return j >= W * W * W ? 1.0 : 0.0; /* minimise the total heat input */
+}
+
 void slp_genf_heat_col_data(const slp_gen_t *g, int64_t j, double *obj, double *lv, double *uv)
 {
     int64_t N = g->p[0], W = N + 2, NU = W * W * W;
@@ -218,7 +224,7 @@ void slp_genf_heat_col_data(const slp_gen_t *g, int64_t j, double *obj, double *
     if (j >= NU) { /* q: 0 except at the possible source locations */
         int64_t at = find_point(h->cand, h->ncand, j - NU);
         double N3 = (double)N * (double)N * (double)N;
-        *obj = 1.0;
+        *obj = slp_genf_heat_col_cost(g, j);
         *lv = 0.0;
         /* The benchmark's bound N^3 holds one source (rates are below 1); a point that
          * drew several true sources gets room for all of them, so u_true stays feasible. */
@@ -226,7 +232,7 @@ void slp_genf_heat_col_data(const slp_gen_t *g, int64_t j, double *obj, double *
         return;
     }
     int64_t i = j / (W * W), jj = j / W % W, k = j % W;
-    *obj = 0.0;
+    *obj = slp_genf_heat_col_cost(g, j);
     if (i == 0 || jj == 0 || k == 0 || i == W - 1 || jj == W - 1 || k == W - 1) {
         *lv = *uv = 0.0; /* boundary */
         return;
