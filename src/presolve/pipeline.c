@@ -13,7 +13,8 @@
  *                failure gets one warm-started retry at a tighter tolerance, then
  *                the status is numerical_error.
  *
- * The original block is kept for these steps (one extra copy of A_rc on the host).
+ * These steps read the original block: a copy kept through the solve, or, for shard
+ * input, the block read again when a step first needs it (slp_original_source_t).
  * Collective over the grid. */
 #include "presolve/pipeline.h"
 
@@ -255,41 +256,50 @@ static slp_err retry_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
     return SLP_OK;
 }
 
-/* Whether verdict() reads the original problem for this result (the cases below). */
-static int verdict_needs_original(const slp_result_t *result, int64_t unbounded_cols, int reduced)
+/* The original problem as the verdict reads it: the copy taken before the solve, or,
+ * with a reload source, read back on the first use (only verdicts that read it pay). */
+typedef struct original {
+    const slp_original_source_t *source; /* NULL: `lp` holds the copy */
+    slp_local_problem_t lp;
+    int have;
+} original_t;
+
+static slp_err original_get(slp_grid_t *grid, original_t *o, const slp_local_problem_t **out)
 {
-    switch (result->status) {
-    case SLP_STATUS_OPTIMAL:
-        return unbounded_cols == 0;
-    case SLP_STATUS_DUAL_INFEASIBLE:
-        return 1;
-    case SLP_STATUS_PRIMAL_INFEASIBLE:
-        return reduced || !result->ray_y;
-    default:
-        return 0;
+    if (!o->have) {
+        SLP_CALL(slp_comm_agree(grid->world, o->source->reload(o->source->ctx, &o->lp)));
+        o->have = 1;
     }
+    *out = &o->lp;
+    return SLP_OK;
 }
 
-static slp_err verdict(slp_grid_t *grid, const slp_local_problem_t *orig,
-                       const slp_settings_t *settings, double t_start, int64_t unbounded_cols,
-                       int reduced, slp_backend_t *be, slp_result_t *result)
+static slp_err verdict(slp_grid_t *grid, original_t *o, const slp_settings_t *settings,
+                       double t_start, int64_t unbounded_cols, int reduced, slp_backend_t *be,
+                       slp_result_t *result)
 {
+    const slp_local_problem_t *orig = NULL;
     if (result->status == SLP_STATUS_OPTIMAL && unbounded_cols > 0) {
         result->status = SLP_STATUS_DUAL_INFEASIBLE; /* the rest is feasible: a true ray */
         slp_log("Verdict: the reduced problem is feasible, so the LP is unbounded\n");
         return SLP_OK;
     }
-    if (result->status == SLP_STATUS_DUAL_INFEASIBLE)
+    if (result->status == SLP_STATUS_DUAL_INFEASIBLE) {
+        SLP_CALL(original_get(grid, o, &orig));
         return confirm_unbounded(grid, orig, settings, t_start, be, result);
+    }
     if (unbounded_cols > 0 &&
         (result->status == SLP_STATUS_TIME_LIMIT || result->status == SLP_STATUS_ITERATION_LIMIT)) {
         result->status = SLP_STATUS_INFEASIBLE_OR_UNBOUNDED;
         return SLP_OK;
     }
-    if (result->status == SLP_STATUS_PRIMAL_INFEASIBLE && (reduced || !result->ray_y))
+    if (result->status == SLP_STATUS_PRIMAL_INFEASIBLE && (reduced || !result->ray_y)) {
+        SLP_CALL(original_get(grid, o, &orig));
         return certify_infeasible(grid, orig, settings, t_start, be, result);
+    }
     if (result->status == SLP_STATUS_OPTIMAL) {
         int ok = 0;
+        SLP_CALL(original_get(grid, o, &orig));
         SLP_CALL(verify_optimal(grid, orig, settings, result, &ok));
         if (!ok)
             return retry_optimal(grid, orig, settings, t_start, be, result);
@@ -304,19 +314,20 @@ slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
 {
     double t_start = slp_wall_seconds();
     memset(result, 0, sizeof *result);
-    int reload = original && original->reload;
-    slp_local_problem_t orig;
+    original_t orig;
     memset(&orig, 0, sizeof orig);
-    if (!reload)
-        SLP_CALL(slp_comm_agree(grid->world, slp_local_problem_copy(lp, &orig)));
+    if (original && original->reload) {
+        orig.source = original;
+    } else {
+        SLP_CALL(slp_comm_agree(grid->world, slp_local_problem_copy(lp, &orig.lp)));
+        orig.have = 1;
+    }
     int64_t unbounded_cols = 0;
     slp_err rc = attempt(grid, lp, settings, t_start, inputs ? inputs : &NO_INPUTS, be, result,
                          stats, &unbounded_cols);
     int reduced = stats->total.rows + stats->total.cols + stats->total.nnz > 0 || unbounded_cols > 0;
-    if (rc == SLP_OK && reload && verdict_needs_original(result, unbounded_cols, reduced))
-        rc = slp_comm_agree(grid->world, original->reload(original->ctx, &orig));
     if (rc == SLP_OK)
         rc = verdict(grid, &orig, settings, t_start, unbounded_cols, reduced, be, result);
-    slp_local_problem_free(&orig);
+    slp_local_problem_free(&orig.lp);
     return slp_comm_agree(grid->world, rc);
 }
