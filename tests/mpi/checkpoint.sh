@@ -27,8 +27,8 @@ sys.exit(0 if ok else 1)
 PY
 }
 
-"$BIN" gen qap --size 9 --grid 2x2 --out ckmodel.shards --quiet || fail "gen"
-"$BIN" gen qap --size 9 --seed 2 --grid 2x2 --out other.shards --quiet || fail "gen other"
+"$BIN" gen qap --size 11 --grid 2x2 --out ckmodel.shards --quiet || fail "gen"
+"$BIN" gen qap --size 11 --seed 2 --grid 2x2 --out other.shards --quiet || fail "gen other"
 OPTS=(--tol 1e-6 --quiet)
 
 # Reference: uninterrupted.
@@ -83,7 +83,7 @@ expect_refusal "checksum mismatch" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel
 cp -r ck2 trunc && truncate -s 100 "trunc/g$gen/rank_1.ckpt"
 expect_refusal "truncated" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" --resume "$T/trunc"
 expect_refusal "different model" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/other.shards" "${OPTS[@]}" --resume "$T/ck2"
-"$BIN" gen qap --size 9 --grid 1x4 --out grid14.shards --quiet || fail "gen 1x4"
+"$BIN" gen qap --size 11 --grid 1x4 --out grid14.shards --quiet || fail "gen 1x4"
 expect_refusal "grid" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/grid14.shards" "${OPTS[@]}" --resume "$T/ck2"
 echo '{"format": "something else"}' > ck2/checkpoint.json
 expect_refusal "not a shardlp checkpoint" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" --resume "$T/ck2"
