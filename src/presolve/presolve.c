@@ -4,90 +4,28 @@
  * Internally the objective is read in MIN form (c_min = sense * c) wherever a
  * decision depends on its sign; lp itself stays in the file's sense because
  * the solver negates a maximisation itself. */
-#include "presolve/presolve.h"
+#include "presolve/presolve_internal.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/log.h"
 #include "core/timer.h"
 #include "grid/reduce.h"
 
-#define SLP_PS_INF_BOUND SLP_INFINITE_BOUND
-#define SLP_PS_MIN_PIVOT 1e-9    /* a singleton entry must exceed this in magnitude */
-#define SLP_PS_FEAS_TOL 1e-9     /* relative tolerance for crossing bounds and empty rows */
-#define SLP_PS_MAX_ROUNDS 16
-#define SLP_PS_BATCH 16
-
-enum { STAGE_FIXCOL = 0, STAGE_SINGLETON = 1, STAGE_EMPTYROW = 2 };
-enum { ENTRY_SET_LO = 1, ENTRY_SET_HI = 2 };
-
-/* One matrix entry deleted from this rank's block, kept for recovery. Entries
- * are appended in stage order, so each stage's entries are contiguous. */
-typedef struct removed_entry {
-    int64_t row;   /* local row in row block r */
-    int32_t col;   /* local column in column block c */
-    int32_t stage; /* the stage that removed it */
-    double val;
-    int flags;     /* singleton rows: ENTRY_SET_LO / ENTRY_SET_HI (this row set the bound) */
-} removed_entry_t;
-
-struct slp_presolve {
-    slp_presolve_stats_t stats;
-    int sense;          /* +1 / -1 as in the model */
-    double obj_const;   /* original, file sense */
-    int64_t m_loc, n_loc, row_lo, col_lo;
-    /* Original column slice (replicated over col_comm) and row slice
-     * (replicated over row_comm), infinite bounds mapped to +-inf. */
-    double *c, *lv, *uv; /* [n_loc] */
-    double *lc, *uc;     /* [m_loc] */
-    int32_t *col_stage;  /* [n_loc] stage that removed the column, -1 if kept */
-    double *col_val;     /* [n_loc] value of a removed column */
-    int32_t *row_stage;  /* [m_loc] stage that removed the row, -1 if kept */
-    /* [n_loc] empty columns whose objective improves without limit: +1 / -1 is the
-     * improving direction; the column is fixed at a finite value and the verdict is
-     * left to the pipeline (unbounded only if the rest is feasible). */
-    signed char *col_ray;
-    int64_t unbounded_cols; /* global count of such columns */
-    removed_entry_t *ent; /* removed entries of this rank's block */
-    int64_t n_ent, cap_ent;
-    unsigned char *stage_kind; /* [nstages], identical on every rank */
-    int nstages, cap_stages;
-};
-
-/* Working state of one presolve run. */
-typedef struct ps_ctx {
-    slp_grid_t *grid;
-    slp_local_problem_t *lp;
-    slp_presolve_t *p;
-    int64_t *rcnt;          /* [m_loc] global row counts */
-    int64_t *ccnt;          /* [n_loc] global column counts */
-    double *rbuf;           /* [2 m_loc] */
-    double *cbuf, *sbuf;    /* [2 n_loc] */
-    double *rowmag;         /* [m_loc] sum |a_ij v_j| moved into the row bounds */
-    unsigned char *row_kill, *row_flags; /* [m_loc] */
-    unsigned char *col_kill, *col_mark;  /* [n_loc] */
-    int status;             /* -1 or an slp_status decided by presolve */
-} ps_ctx_t;
-
-/* Table of contents. */
-static slp_err batch_sums(slp_grid_t *grid, double *col, int ncol, double *row, int nrow,
-                          double *blk, int nblk);
-static slp_err row_counts(ps_ctx_t *x);
-static slp_err col_counts(ps_ctx_t *x);
-static slp_err compact_block(ps_ctx_t *x, int stage, int64_t *removed);
-static slp_err commit_stage(slp_presolve_t *p, int kind);
-static slp_err pass_fixcol(ps_ctx_t *x, int kind, const unsigned char *mask, int64_t *changed);
+/* Passes of this file. */
 static slp_err pass_singleton(ps_ctx_t *x, int paper, int kind, int64_t *changed);
 static slp_err pass_empty_rows(ps_ctx_t *x, int64_t *changed);
 static slp_err pass_empty_cols(ps_ctx_t *x, int64_t *changed);
 
 const char *slp_presolve_kind_name(int kind)
 {
-    static const char *names[SLP_PRESOLVE_NKINDS] = {"paper", "fixed", "singleton", "empty_row",
-                                                     "empty_col"};
+    static const char *names[SLP_PRESOLVE_NKINDS] = {
+        "paper", "fixed", "singleton", "empty_row", "empty_col",
+        "redundant", "forcing", "dual_fix", "free_col", "doubleton"};
     return kind >= 0 && kind < SLP_PRESOLVE_NKINDS ? names[kind] : "?";
 }
 
@@ -108,7 +46,10 @@ void slp_presolve_free(slp_presolve_t **pre)
     free(p->uc);
     free(p->col_stage);
     free(p->col_val);
+    free(p->col_obj);
     free(p->row_stage);
+    free(p->row_rhs);
+    free(p->row_dual);
     free(p->col_ray);
     free(p->ent);
     free(p->stage_kind);
@@ -121,7 +62,7 @@ void slp_presolve_free(slp_presolve_t **pre)
 /* One world sum for a batch: `col` are n-space values (replicated down grid
  * columns: only grid row 0 contributes), `row` m-space values (only grid
  * column 0 contributes), `blk` per-block values (every rank contributes). */
-static slp_err batch_sums(slp_grid_t *grid, double *col, int ncol, double *row, int nrow,
+slp_err ps_batch_sums(slp_grid_t *grid, double *col, int ncol, double *row, int nrow,
                           double *blk, int nblk)
 {
     double buf[SLP_PS_BATCH];
@@ -146,7 +87,7 @@ static slp_err batch_sums(slp_grid_t *grid, double *col, int ncol, double *row, 
 }
 
 /* Global nonzeros of every row of row block r (sum over row_comm). */
-static slp_err row_counts(ps_ctx_t *x)
+slp_err ps_row_counts(ps_ctx_t *x)
 {
     const slp_csr_t *a = &x->lp->A;
     for (int64_t i = 0; i < a->rows; i++)
@@ -155,7 +96,7 @@ static slp_err row_counts(ps_ctx_t *x)
 }
 
 /* Global nonzeros of every column of column block c (sum over col_comm). */
-static slp_err col_counts(ps_ctx_t *x)
+slp_err ps_col_counts(ps_ctx_t *x)
 {
     const slp_csr_t *a = &x->lp->A;
     memset(x->ccnt, 0, (size_t)a->cols * sizeof(int64_t));
@@ -164,7 +105,7 @@ static slp_err col_counts(ps_ctx_t *x)
     return slp_comm_sum_i64(x->grid->col_comm, x->ccnt, a->cols);
 }
 
-static slp_err push_entry(slp_presolve_t *p, int64_t row, int32_t col, double val, int stage,
+slp_err ps_push_entry(slp_presolve_t *p, int64_t row, int32_t col, double val, int stage,
                           int flags)
 {
     if (p->n_ent == p->cap_ent) {
@@ -186,7 +127,7 @@ static slp_err push_entry(slp_presolve_t *p, int64_t row, int32_t col, double va
 
 /* Delete from the block every entry whose row is in row_kill or whose column is
  * in col_kill, recording it under `stage` (singleton flags from row_flags). */
-static slp_err compact_block(ps_ctx_t *x, int stage, int64_t *removed)
+slp_err ps_compact_block(ps_ctx_t *x, int stage, int64_t *removed)
 {
     slp_csr_t *a = &x->lp->A;
     int64_t out = 0;
@@ -196,8 +137,10 @@ static slp_err compact_block(ps_ctx_t *x, int stage, int64_t *removed)
         for (int64_t k = start; k < end; k++) {
             int32_t j = a->col_idx[k];
             if (x->row_kill[i] || x->col_kill[j]) {
-                SLP_CALL(push_entry(x->p, i, j, a->val[k], stage,
-                                    x->row_kill[i] ? x->row_flags[i] : 0));
+                int flags = x->row_kill[i] ? x->row_flags[i] : 0;
+                /* the pivot is the killed column's entry, the survivor the other one */
+                flags &= x->col_kill[j] ? ~ENTRY_SURVIVOR : ~ENTRY_PIVOT;
+                SLP_CALL(ps_push_entry(x->p, i, j, a->val[k], stage, flags));
             } else {
                 a->col_idx[out] = j;
                 a->val[out] = a->val[k];
@@ -211,7 +154,7 @@ static slp_err compact_block(ps_ctx_t *x, int stage, int64_t *removed)
     return SLP_OK;
 }
 
-static slp_err commit_stage(slp_presolve_t *p, int kind)
+slp_err ps_commit_stage(slp_presolve_t *p, int kind)
 {
     if (p->nstages == p->cap_stages) {
         int cap = p->cap_stages ? 2 * p->cap_stages : 32;
@@ -225,7 +168,7 @@ static slp_err commit_stage(slp_presolve_t *p, int kind)
     return SLP_OK;
 }
 
-static void add_count(slp_presolve_t *p, int kind, double rows, double cols, double nnz)
+void ps_add_count(slp_presolve_t *p, int kind, double rows, double cols, double nnz)
 {
     p->stats.kind[kind].rows += (int64_t)rows;
     p->stats.kind[kind].cols += (int64_t)cols;
@@ -237,7 +180,7 @@ static void add_count(slp_presolve_t *p, int kind, double rows, double cols, dou
 /* Remove every kept column with lv = uv (restricted to `mask` when given):
  * move a_ij v into the row bounds and c_j v into obj_const, delete its entries,
  * neutralise the column (obj 0, bounds [0, 0]). */
-static slp_err pass_fixcol(ps_ctx_t *x, int kind, const unsigned char *mask, int64_t *changed)
+slp_err ps_pass_fixcol(ps_ctx_t *x, int kind, const unsigned char *mask, int64_t *changed)
 {
     slp_local_problem_t *lp = x->lp;
     slp_presolve_t *p = x->p;
@@ -270,20 +213,21 @@ static slp_err pass_fixcol(ps_ctx_t *x, int kind, const unsigned char *mask, int
         x->rowmag[i] += mag[i];
     }
     int64_t removed = 0;
-    SLP_CALL(compact_block(x, stage, &removed));
+    SLP_CALL(ps_compact_block(x, stage, &removed));
     for (int64_t j = 0; j < n; j++)
         if (x->col_kill[j]) {
             p->col_stage[j] = stage;
             p->col_val[j] = lp->lv[j];
+            p->col_obj[j] = lp->obj[j];
             lp->obj[j] = 0.0;
             lp->lv[j] = lp->uv[j] = 0.0;
         }
     double colv[2] = {cols, objshift}, blk[1] = {(double)removed};
-    SLP_CALL(batch_sums(x->grid, colv, 2, NULL, 0, blk, 1));
+    SLP_CALL(ps_batch_sums(x->grid, colv, 2, NULL, 0, blk, 1));
     lp->obj_const += colv[1];
     if (colv[0] > 0.0) {
-        SLP_CALL(commit_stage(p, STAGE_FIXCOL));
-        add_count(p, kind, 0.0, colv[0], blk[0]);
+        SLP_CALL(ps_commit_stage(p, STAGE_FIXCOL));
+        ps_add_count(p, kind, 0.0, colv[0], blk[0]);
         *changed += (int64_t)colv[0];
     }
     return SLP_OK;
@@ -306,7 +250,7 @@ static slp_err pass_singleton(ps_ctx_t *x, int paper, int kind, int64_t *changed
     slp_csr_t *a = &lp->A;
     int64_t n = lp->n_loc, m = lp->m_loc;
     int stage = p->nstages;
-    SLP_CALL(row_counts(x));
+    SLP_CALL(ps_row_counts(x));
     /* Eligibility, decided by the rank holding the entry, shared over row_comm. */
     for (int64_t i = 0; i < m; i++) {
         int64_t local = a->row_ptr[i + 1] - a->row_ptr[i];
@@ -399,12 +343,12 @@ static slp_err pass_singleton(ps_ctx_t *x, int paper, int kind, int64_t *changed
         p->row_stage[i] = stage;
     }
     int64_t removed = 0;
-    SLP_CALL(compact_block(x, stage, &removed));
+    SLP_CALL(ps_compact_block(x, stage, &removed));
     double colv[2] = {crossed, tightened}, rowv[1] = {rows}, blk[1] = {(double)removed};
-    SLP_CALL(batch_sums(x->grid, colv, 2, rowv, 1, blk, 1));
+    SLP_CALL(ps_batch_sums(x->grid, colv, 2, rowv, 1, blk, 1));
     if (rowv[0] > 0.0) {
-        SLP_CALL(commit_stage(p, STAGE_SINGLETON));
-        add_count(p, kind, rowv[0], 0.0, blk[0]);
+        SLP_CALL(ps_commit_stage(p, STAGE_SINGLETON));
+        ps_add_count(p, kind, rowv[0], 0.0, blk[0]);
         *changed += (int64_t)rowv[0];
     }
     if (colv[0] > 0.0) {
@@ -422,7 +366,7 @@ static slp_err pass_empty_rows(ps_ctx_t *x, int64_t *changed)
     slp_presolve_t *p = x->p;
     int64_t m = lp->m_loc;
     int stage = p->nstages;
-    SLP_CALL(row_counts(x));
+    SLP_CALL(ps_row_counts(x));
     double rows = 0.0, bad = 0.0;
     for (int64_t i = 0; i < m; i++) {
         if (p->row_stage[i] >= 0 || x->rcnt[i] != 0)
@@ -442,10 +386,10 @@ static slp_err pass_empty_rows(ps_ctx_t *x, int64_t *changed)
         rows += 1.0;
     }
     double rowv[2] = {rows, bad};
-    SLP_CALL(batch_sums(x->grid, NULL, 0, rowv, 2, NULL, 0));
+    SLP_CALL(ps_batch_sums(x->grid, NULL, 0, rowv, 2, NULL, 0));
     if (rowv[0] > 0.0) {
-        SLP_CALL(commit_stage(p, STAGE_EMPTYROW));
-        add_count(p, SLP_PRESOLVE_EMPTY_ROW, rowv[0], 0.0, 0.0);
+        SLP_CALL(ps_commit_stage(p, STAGE_EMPTYROW));
+        ps_add_count(p, SLP_PRESOLVE_EMPTY_ROW, rowv[0], 0.0, 0.0);
         *changed += (int64_t)rowv[0];
     }
     if (rowv[1] > 0.0) {
@@ -464,7 +408,7 @@ static slp_err pass_empty_cols(ps_ctx_t *x, int64_t *changed)
     slp_presolve_t *p = x->p;
     int64_t n = lp->n_loc;
     double sg = lp->sense < 0 ? -1.0 : 1.0;
-    SLP_CALL(col_counts(x));
+    SLP_CALL(ps_col_counts(x));
     double unbounded = 0.0;
     for (int64_t j = 0; j < n; j++) {
         x->col_mark[j] = p->col_stage[j] < 0 && x->ccnt[j] == 0;
@@ -485,13 +429,13 @@ static slp_err pass_empty_cols(ps_ctx_t *x, int64_t *changed)
         lp->lv[j] = lp->uv[j] = v;
     }
     double colv[1] = {unbounded};
-    SLP_CALL(batch_sums(x->grid, colv, 1, NULL, 0, NULL, 0));
+    SLP_CALL(ps_batch_sums(x->grid, colv, 1, NULL, 0, NULL, 0));
     if (colv[0] > 0.0) {
         p->unbounded_cols += (int64_t)colv[0];
         slp_log_verbose("presolve: %.0f empty column(s) unbounded in the objective direction\n",
                         colv[0]);
     }
-    return pass_fixcol(x, SLP_PRESOLVE_EMPTY_COL, x->col_mark, changed);
+    return ps_pass_fixcol(x, SLP_PRESOLVE_EMPTY_COL, x->col_mark, changed);
 }
 
 /* ------------------------------------------------------------ run */
@@ -513,10 +457,13 @@ static slp_err create(const slp_local_problem_t *lp, slp_presolve_t **out)
     SLP_CALL(slp_alloc(&p->lv, (size_t)n + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&p->uv, (size_t)n + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&p->col_val, (size_t)n + 1, sizeof(double)));
+    SLP_CALL(slp_alloc(&p->col_obj, (size_t)n + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&p->col_stage, (size_t)n + 1, sizeof(int32_t)));
     SLP_CALL(slp_alloc(&p->lc, (size_t)m + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&p->uc, (size_t)m + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&p->row_stage, (size_t)m + 1, sizeof(int32_t)));
+    SLP_CALL(slp_alloc(&p->row_rhs, (size_t)m + 1, sizeof(double)));
+    SLP_CALL(slp_alloc(&p->row_dual, (size_t)m + 1, sizeof(double)));
     p->col_ray = slp_calloc((size_t)n + 1, 1);
     if (!p->col_ray)
         return SLP_ERR_NOMEM;
@@ -572,7 +519,7 @@ static slp_err check_bounds(ps_ctx_t *x)
         colv[0] += lp->lv[j] > lp->uv[j] || lp->lv[j] == INFINITY || lp->uv[j] == -INFINITY;
     for (int64_t i = 0; i < lp->m_loc; i++)
         rowv[0] += lp->lc[i] > lp->uc[i] || lp->lc[i] == INFINITY || lp->uc[i] == -INFINITY;
-    SLP_CALL(batch_sums(x->grid, colv, 1, rowv, 1, NULL, 0));
+    SLP_CALL(ps_batch_sums(x->grid, colv, 1, rowv, 1, NULL, 0));
     if (colv[0] + rowv[0] > 0.0) {
         x->status = SLP_STATUS_PRIMAL_INFEASIBLE;
         slp_log_verbose("presolve: %.0f column(s) and %.0f row(s) with lower > upper bound\n",
@@ -591,20 +538,43 @@ static slp_err run_rounds(ps_ctx_t *x)
         SLP_CALL(pass_singleton(x, 1, SLP_PRESOLVE_PAPER, &changed));
         if (x->status >= 0)
             break;
-        SLP_CALL(pass_fixcol(x, SLP_PRESOLVE_PAPER, x->col_mark, &changed));
-        SLP_CALL(pass_fixcol(x, SLP_PRESOLVE_FIXED, NULL, &changed));
+        SLP_CALL(ps_pass_fixcol(x, SLP_PRESOLVE_PAPER, x->col_mark, &changed));
+        SLP_CALL(ps_pass_fixcol(x, SLP_PRESOLVE_FIXED, NULL, &changed));
         SLP_CALL(pass_singleton(x, 0, SLP_PRESOLVE_SINGLETON, &changed));
         if (x->status >= 0)
             break;
-        SLP_CALL(pass_fixcol(x, SLP_PRESOLVE_SINGLETON, x->col_mark, &changed));
+        SLP_CALL(ps_pass_fixcol(x, SLP_PRESOLVE_SINGLETON, x->col_mark, &changed));
         SLP_CALL(pass_empty_rows(x, &changed));
         if (x->status >= 0)
             break;
         SLP_CALL(pass_empty_cols(x, &changed));
+        SLP_CALL(ps_pass_activity(x, &changed));
+        if (x->status >= 0)
+            break;
+        SLP_CALL(ps_pass_dual_fix(x, &changed));
+        SLP_CALL(ps_pass_free_singleton(x, &changed));
+        SLP_CALL(ps_pass_doubleton(x, &changed));
+        if (x->status >= 0)
+            break;
         if (changed == 0)
             break;
     }
     return SLP_OK;
+}
+
+/* The second log line: rows/columns/nonzeros of every kind that removed something. */
+static void log_passes(const slp_presolve_stats_t *st)
+{
+    char line[512];
+    int len = snprintf(line, sizeof line, "Presolve passes (rows/cols/nnz):");
+    for (int k = 0; k < SLP_PRESOLVE_NKINDS && len < (int)sizeof line; k++) {
+        const slp_presolve_count_t *c = &st->kind[k];
+        if (c->rows + c->cols + c->nnz > 0)
+            len += snprintf(line + len, sizeof line - (size_t)len, " %s %lld/%lld/%lld",
+                            slp_presolve_kind_name(k), (long long)c->rows, (long long)c->cols,
+                            (long long)c->nnz);
+    }
+    slp_log("%s%s\n", line, st->total.rows + st->total.cols + st->total.nnz > 0 ? "" : " none");
 }
 
 slp_err slp_presolve_run(slp_grid_t *grid, slp_local_problem_t *lp, slp_presolve_t **out,
@@ -625,7 +595,7 @@ slp_err slp_presolve_run(slp_grid_t *grid, slp_local_problem_t *lp, slp_presolve
     rc = slp_comm_agree(grid->world, rc);
     double blk[1] = {(double)lp->A.nnz};
     if (rc == SLP_OK)
-        rc = batch_sums(grid, NULL, 0, NULL, 0, blk, 1);
+        rc = ps_batch_sums(grid, NULL, 0, NULL, 0, blk, 1);
     if (rc == SLP_OK) {
         p->stats.nnz_before = (int64_t)blk[0];
         rc = run_rounds(&x);
@@ -649,12 +619,7 @@ slp_err slp_presolve_run(slp_grid_t *grid, slp_local_problem_t *lp, slp_presolve
             (long long)st->total.rows, (long long)st->total.cols, (long long)st->total.nnz,
             st->nnz_before > 0 ? 100.0 * (double)st->total.nnz / (double)st->nnz_before : 0.0,
             st->rounds, st->rounds == 1 ? "" : "s", st->seconds);
-    slp_log("Presolve passes (rows/cols/nnz): paper %lld/%lld/%lld, fixed %lld/%lld/%lld, "
-            "singleton %lld/%lld/%lld, empty rows %lld, empty cols %lld\n",
-            (long long)st->kind[0].rows, (long long)st->kind[0].cols, (long long)st->kind[0].nnz,
-            (long long)st->kind[1].rows, (long long)st->kind[1].cols, (long long)st->kind[1].nnz,
-            (long long)st->kind[2].rows, (long long)st->kind[2].cols, (long long)st->kind[2].nnz,
-            (long long)st->kind[3].rows, (long long)st->kind[4].cols);
+    log_passes(st);
     if (x.status >= 0)
         slp_log("Presolve: problem is primal infeasible\n");
     else if (p->unbounded_cols > 0)
@@ -683,7 +648,7 @@ static slp_err undo_stage(slp_grid_t *grid, const slp_presolve_t *p, int s, int6
         for (int64_t j = 0; j < n; j++)
             if (p->col_stage[j] == s) {
                 x[j] = p->col_val[j];
-                z[j] = sg * p->c[j] - cb[j];
+                z[j] = sg * p->col_obj[j] - cb[j];
             }
     } else if (p->stage_kind[s] == STAGE_SINGLETON) {
         /* A row that set the bound on which z_k pushes takes over z_k. */
@@ -704,6 +669,12 @@ static slp_err undo_stage(slp_grid_t *grid, const slp_presolve_t *p, int s, int6
         for (int64_t i = 0; i < m; i++)
             if (p->row_stage[i] == s)
                 y[i] = rb[i];
+    } else if (p->stage_kind[s] == STAGE_FORCING) {
+        SLP_CALL(ps_undo_forcing(grid, p, s, lo, hi, z, y, cb, rb));
+    } else if (p->stage_kind[s] == STAGE_SUBST) {
+        SLP_CALL(ps_undo_subst(grid, p, s, lo, hi, x, z, y, cb, rb));
+    } else if (p->stage_kind[s] == STAGE_DOUBLETON) {
+        SLP_CALL(ps_undo_doubleton(grid, p, s, lo, hi, x, z, y));
     }
     /* STAGE_EMPTYROW: the dual of an empty row is 0, set already. */
     return SLP_OK;
@@ -735,7 +706,7 @@ slp_err slp_presolve_recover(slp_grid_t *grid, const slp_presolve_t *p, slp_resu
     double *cb = NULL, *rb = NULL;
     slp_err rc = slp_alloc(&cb, (size_t)n + 1, sizeof(double));
     if (rc == SLP_OK)
-        rc = slp_alloc(&rb, (size_t)m + 1, sizeof(double));
+        rc = slp_alloc(&rb, 2 * (size_t)m + 1, sizeof(double));
     rc = slp_comm_agree(grid->world, rc);
     if (rc != SLP_OK) {
         free(cb);
@@ -782,7 +753,7 @@ slp_err slp_presolve_recover(slp_grid_t *grid, const slp_presolve_t *p, slp_resu
         }
         for (int64_t i = 0; i < m; i++)
             rowv[0] += bound_term(project_dual(y[i], p->lc[i], p->uc[i]), p->lc[i], p->uc[i]);
-        rc = batch_sums(grid, colv, 2, rowv, 1, NULL, 0);
+        rc = ps_batch_sums(grid, colv, 2, rowv, 1, NULL, 0);
         result->objective = colv[0] + p->obj_const;
         result->dual_objective = sg * (sg * p->obj_const + colv[1] + rowv[0]);
     }

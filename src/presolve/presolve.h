@@ -16,7 +16,15 @@
  *   singleton  rows with one nonzero become bounds on their variable, then the
  *              row is removed (columns whose bounds meet are then removed too);
  *   empty      empty rows are checked (0 in [lc, uc]) and removed; empty columns
- *              are fixed at the bound that minimises c_j x_j and removed.
+ *              are fixed at the bound that minimises c_j x_j and removed;
+ *   activity   rows whose activity bounds (over the column bounds) exclude them
+ *              are infeasible, rows they always satisfy are removed, and rows
+ *              they force fix their columns (presolve_rows.c);
+ *   dual fix   columns whose cost and rows favour one finite bound are fixed;
+ *   free col   implied free column singletons are substituted out of their row
+ *              (presolve_columns.c);
+ *   doubleton  equations a x_j + b x_k = d eliminate x_j; its entries become fill
+ *              at column k, sent within the grid row (presolve_doubleton.c).
  * Infeasible bounds (lv > uv, lc > uc, crossing implied bounds, an empty row
  * that excludes 0, judged against the row's own bounds) give primal infeasibility.
  * An empty column that improves without limit decides nothing by itself: it is
@@ -45,6 +53,11 @@ typedef enum {
     SLP_PRESOLVE_SINGLETON,  /* singleton rows turned into bounds */
     SLP_PRESOLVE_EMPTY_ROW,  /* rows with no entries */
     SLP_PRESOLVE_EMPTY_COL,  /* columns with no entries */
+    SLP_PRESOLVE_REDUNDANT,  /* rows their activity bounds always satisfy */
+    SLP_PRESOLVE_FORCING,    /* rows whose activity bound meets a row bound: columns fixed */
+    SLP_PRESOLVE_DUAL_FIX,   /* columns fixed at the bound their cost and rows favour */
+    SLP_PRESOLVE_FREE_COL,   /* implied free column singletons substituted out of their rows */
+    SLP_PRESOLVE_DOUBLETON,  /* doubleton equations: one column substituted by the other */
     SLP_PRESOLVE_NKINDS
 } slp_presolve_kind;
 

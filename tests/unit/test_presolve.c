@@ -269,6 +269,130 @@ static void test_all_removed(void)
     slp_model_destroy(&model);
 }
 
+/* Forcing and redundant rows. x1, x2, x3 in [0, 10]:
+ *   min -x1 - x2 + x3,  r0: x1 + x2 <= 0,  r1: x1 + x2 + x3 >= 2,  r2: x1 + x3 <= 30.
+ * r0's least activity 0 meets its upper bound: x1 = x2 = 0 (forcing); r2's greatest
+ * activity 20 never reaches 30 (redundant). Then r1 is the bound x3 >= 2: x = (0, 0, 2),
+ * objective 2. Duals: x3 is strictly inside its bounds, so y1 = 1; x1 at 0 needs
+ * z1 = -1 - y0 - y1 >= 0 with y0 <= 0 (r0 at its upper bound): the least move is
+ * y0 = -2 (z1 = z2 = 0); y2 = 0. */
+static void test_forcing_redundant(void)
+{
+    double a[] = {1, 1, 0, 1, 1, 1, 1, 0, 1}, c[] = {-1, -1, 1}, lv[] = {0, 0, 0};
+    double uv[] = {10, 10, 10}, lc[] = {-INFINITY, 2, -INFINITY}, uc[] = {0, INFINITY, 30};
+    slp_model_t *model = dense_model(3, 3, a, c, lv, uv, lc, uc, 1);
+    outcome_t o;
+    run(model, 1, &o);
+    expect_optimal("forcing", &o, 2.0);
+    expect_count("forcing", &o.stats, SLP_PRESOLVE_FORCING, 1, 2, 4);
+    expect_count("forcing", &o.stats, SLP_PRESOLVE_REDUNDANT, 1, 0, 2);
+    if (o.x) {
+        CHECK_CLOSE(o.x[0], 0.0, 1e-12);
+        CHECK_CLOSE(o.x[2], 2.0, 1e-9);
+        CHECK_CLOSE(o.y[0], -2.0, 1e-6);
+        CHECK_CLOSE(o.y[1], 1.0, 1e-6);
+        CHECK_CLOSE(o.y[2], 0.0, 1e-12);
+        CHECK_CLOSE(o.z[0], 0.0, 1e-6);
+    }
+    free_outcome(&o);
+    slp_model_destroy(&model);
+}
+
+/* Dual fixing. x1 in [1, 5], x2 in [0, 4]: min x1 - x2, r0: x1 + x2 <= 8, r1: x1 - x2 <= 2.
+ * Lowering x1 can violate neither row and x1 costs: x1 = 1 (its two entries go). Then
+ * r0, r1 are bounds on x2 and x2 = 4: objective -3, y = 0, z = (1, -1). */
+static void test_dual_fixing(void)
+{
+    double a[] = {1, 1, 1, -1}, c[] = {1, -1}, lv[] = {1, 0}, uv[] = {5, 4};
+    double lc[] = {-INFINITY, -INFINITY}, uc[] = {8, 2};
+    slp_model_t *model = dense_model(2, 2, a, c, lv, uv, lc, uc, 1);
+    outcome_t o;
+    run(model, 1, &o);
+    expect_optimal("dual fixing", &o, -3.0);
+    expect_count("dual fixing", &o.stats, SLP_PRESOLVE_DUAL_FIX, 0, 1, 2);
+    if (o.x) {
+        CHECK_CLOSE(o.x[0], 1.0, 1e-12);
+        CHECK_CLOSE(o.x[1], 4.0, 1e-9);
+        CHECK_CLOSE(o.z[0], 1.0, 1e-6);
+        CHECK_CLOSE(o.z[1], -1.0, 1e-6);
+    }
+    free_outcome(&o);
+    slp_model_destroy(&model);
+}
+
+/* Free column singletons. x1, x2 in [0, 1], x3 in [0, 10], x3 only in r0.
+ * (a) min x1 + x2 + 3 x3, r0: x1 + x2 + x3 = 4, r1: x1 - x2 >= 0. With x1 + x2 in
+ *     [0, 2], x3 = 4 - x1 - x2 lies in [2, 4]: implied free, so x3 is substituted and
+ *     x1, x2 cost 1 - 3 = -2 each: x = (1, 1, 2), objective 8, y0 = c3 / a = 3. The next
+ *     round fixes x1 = 1 by dual fixing (raising it violates nothing; one entry), and
+ *     x2, now alone in r1 (-x2 >= -1, y1 = -2 / -1 > 0: held at lc), is a free
+ *     singleton too: free_col 2 rows, 2 columns, 3 + 1 entries.
+ * (b) min x1 + x2 - 2 x3, r0: x1 + x2 + x3 <= 4 (an inequality). First x2 = 0 by dual
+ *     fixing (lowering it violates neither row; 2 entries); then y0 = -2 < 0, so r0
+ *     holds at its upper bound and x3 = 4 - x1 goes (2 entries); x1 costs 3:
+ *     x = (0, 0, 4), objective -8, y0 = -2, z1 = 1 + 2 = 3. */
+static void test_free_column_singleton(void)
+{
+    double a[] = {1, 1, 1, 1, -1, 0}, lv[] = {0, 0, 0}, uv[] = {1, 1, 10};
+    double c1[] = {1, 1, 3}, lc1[] = {4, 0}, uc1[] = {4, INFINITY};
+    slp_model_t *model = dense_model(2, 3, a, c1, lv, uv, lc1, uc1, 1);
+    outcome_t o;
+    run(model, 1, &o);
+    expect_optimal("free column (equality)", &o, 8.0);
+    expect_count("free column (equality)", &o.stats, SLP_PRESOLVE_FREE_COL, 2, 2, 4);
+    expect_count("free column (equality)", &o.stats, SLP_PRESOLVE_DUAL_FIX, 0, 1, 1);
+    if (o.x) {
+        CHECK_CLOSE(o.x[2], 2.0, 1e-9);
+        CHECK_CLOSE(o.y[0], 3.0, 1e-9);
+        CHECK_CLOSE(o.z[2], 0.0, 1e-9);
+    }
+    free_outcome(&o);
+    slp_model_destroy(&model);
+    double c2[] = {1, 1, -2}, lc2[] = {-INFINITY, 0}, uc2[] = {4, INFINITY};
+    model = dense_model(2, 3, a, c2, lv, uv, lc2, uc2, 1);
+    run(model, 1, &o);
+    expect_optimal("free column (inequality)", &o, -8.0);
+    expect_count("free column (inequality)", &o.stats, SLP_PRESOLVE_FREE_COL, 1, 1, 2);
+    expect_count("free column (inequality)", &o.stats, SLP_PRESOLVE_DUAL_FIX, 0, 1, 2);
+    if (o.x) {
+        CHECK_CLOSE(o.x[2], 4.0, 1e-9);
+        CHECK_CLOSE(o.y[0], -2.0, 1e-9);
+        CHECK_CLOSE(o.z[0], 3.0, 1e-6);
+    }
+    free_outcome(&o);
+    slp_model_destroy(&model);
+}
+
+/* Doubleton equation. x >= 0: min x1 + 2 x2 + x3, r0: x1 - x2 = 1, r1: x2 + x3 >= 3,
+ * r2: x1 + x3 <= 10. x1 and x2 have two entries each: the higher index, x2 = x1 - 1,
+ * goes; x2 >= 0 becomes x1 >= 1 (source r0), x1 costs 1 + 2 = 3, r1 becomes
+ * x1 + x3 >= 4 (its x2 entry replaced by fill at x1): 3 entries removed, 1 added.
+ * Optimum x = (1, 0, 3), objective 4; x3 > 0 and x1 > 0 give y1 = 1, y0 = 1, y2 = 0,
+ * and z2 = 2 + y0 - y1 = 2 (x2 at its bound, the bound x1 had taken over). */
+static void test_doubleton(void)
+{
+    double a[] = {1, -1, 0, 0, 1, 1, 1, 0, 1}, c[] = {1, 2, 1}, lv[] = {0, 0, 0};
+    double uv[] = {INFINITY, INFINITY, INFINITY}, lc[] = {1, 3, -INFINITY};
+    double uc[] = {1, INFINITY, 10};
+    slp_model_t *model = dense_model(3, 3, a, c, lv, uv, lc, uc, 1);
+    outcome_t o;
+    run(model, 1, &o);
+    expect_optimal("doubleton", &o, 4.0);
+    expect_count("doubleton", &o.stats, SLP_PRESOLVE_DOUBLETON, 1, 1, 2);
+    if (o.x) {
+        CHECK_CLOSE(o.x[0], 1.0, 1e-6);
+        CHECK_CLOSE(o.x[1], 0.0, 1e-6);
+        CHECK_CLOSE(o.x[2], 3.0, 1e-6);
+        CHECK_CLOSE(o.y[0], 1.0, 1e-6);
+        CHECK_CLOSE(o.y[1], 1.0, 1e-6);
+        CHECK_CLOSE(o.y[2], 0.0, 1e-6);
+        CHECK_CLOSE(o.z[0], 0.0, 1e-6);
+        CHECK_CLOSE(o.z[1], 2.0, 1e-6);
+    }
+    free_outcome(&o);
+    slp_model_destroy(&model);
+}
+
 /* Infeasible and unbounded models decided by presolve alone. */
 /* The status of the whole pipeline (presolve, solve, verdict) on 1e-8. */
 static int pipeline_status(const slp_model_t *model, int presolve)
@@ -327,6 +451,14 @@ static void test_decided_by_presolve(void)
         slp_model_t *model = dense_model(1, 2, a, c, lv, uv, lc, uc, 1);
         run(model, 1, &o);
         CHECK(o.status == SLP_STATUS_PRIMAL_INFEASIBLE, "fixed infeasible: status %d", o.status);
+        slp_model_destroy(&model);
+    }
+    { /* activity bounds exclude the row: x in [0, 1]^2, x1 + x2 >= 3 */
+        double a[] = {1, 1, 1, -1}, c[] = {1, 1}, lv[] = {0, 0}, uv[] = {1, 1};
+        double lc[] = {3, -INFINITY}, uc[] = {INFINITY, 5};
+        slp_model_t *model = dense_model(2, 2, a, c, lv, uv, lc, uc, 1);
+        run(model, 1, &o);
+        CHECK(o.status == SLP_STATUS_PRIMAL_INFEASIBLE, "activity infeasible: status %d", o.status);
         slp_model_destroy(&model);
     }
     { /* lower > upper on a row */
@@ -550,6 +682,10 @@ int main(int argc, char **argv)
     test_singleton_rows_max();
     test_fixed_and_empty();
     test_all_removed();
+    test_forcing_redundant();
+    test_dual_fixing();
+    test_free_column_singleton();
+    test_doubleton();
     test_decided_by_presolve();
     test_design_match();
     if (getenv("SLP_PRESOLVE_EXTRA"))

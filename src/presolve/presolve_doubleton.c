@@ -1,0 +1,514 @@
+/* Doubleton equations (docs/presolve.md, pass 9, and "Recovery"): a row
+ * a x_j + b x_k = d with two entries globally. x_j = (d - b x_k) / a is
+ * substituted: x_k takes x_j's bounds through the row, the cost c_j t (t = b / a),
+ * and every other row l of column j gets -a_lj t at column k and its bounds
+ * shifted by a_lj d / a. The fill lands in block (r_l, c_k), sent by the holder of
+ * a_lj over row_comm; nothing leaves its grid row.
+ *
+ * Within one stage the eliminated column j must lie in no other doubleton row
+ * (so no two eliminations touch the same rows), which also keeps every survivor
+ * from being eliminated elsewhere. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "grid/comm.h"
+#include "grid/reduce.h"
+#include "presolve/presolve_internal.h"
+
+#define SLP_PS_DBL_RATIO 1e-2   /* |a| >= this * |b| for x_j to be eliminated */
+#define SLP_PS_CANCEL 1e-12     /* a merged entry below this times its parts is dropped */
+
+/* What the grid row of a doubleton row knows about its two entries (slot 0: the
+ * lower global column index), summed over row_comm. */
+enum { S_IDX, S_VAL, S_CNT, S_DCNT, S_LV, S_UV, S_OBJ, S_FIELDS };
+#define SLOT(sl, m, slot, f, i) (sl)[((size_t)(slot) * S_FIELDS + (f)) * (size_t)(m) + (size_t)(i)]
+
+/* One fill entry on its way to the holder of its column. */
+typedef struct fill {
+    int64_t row;    /* local row (the same block row on sender and receiver) */
+    int64_t col;    /* global column */
+    double delta;   /* added to a_{row,col} */
+} fill_t;
+
+typedef struct fill_list {
+    fill_t *v;
+    int64_t n, cap;
+} fill_list_t;
+
+typedef struct dbl {
+    ps_ctx_t *x;
+    int64_t m, n;
+    double *sl;     /* [2 S_FIELDS m] slot data */
+    double *elim;   /* [m] the slot eliminated (0 / 1), -1 if the row is not taken */
+    double *cinfo;  /* [4 n] per eliminated column: flag, t, q = d / a, survivor (global) */
+    fill_list_t out; /* fill entries this rank sends */
+} dbl_t;
+
+static int slot_ok(const double *sl, int64_t m, int64_t i, int s)
+{
+    double a = fabs(SLOT(sl, m, s, S_VAL, i)), b = fabs(SLOT(sl, m, 1 - s, S_VAL, i));
+    return SLOT(sl, m, s, S_DCNT, i) == 1.0 && a > SLP_PS_MIN_PIVOT && a >= SLP_PS_DBL_RATIO * b;
+}
+
+/* Gather the two entries of every doubleton equation and choose the column to
+ * eliminate (fewer entries; on a tie the higher index). */
+static slp_err choose(dbl_t *d)
+{
+    ps_ctx_t *x = d->x;
+    slp_local_problem_t *lp = x->lp;
+    const slp_csr_t *a = &lp->A;
+    int64_t m = d->m, n = d->n;
+    SLP_CALL(ps_row_counts(x));
+    SLP_CALL(ps_col_counts(x));
+    unsigned char *cand = x->row_kill;
+    for (int64_t i = 0; i < m; i++)
+        cand[i] = x->p->row_stage[i] < 0 && x->rcnt[i] == 2 && lp->lc[i] == lp->uc[i] &&
+                  isfinite(lp->lc[i]);
+    double *dcnt = x->cbuf, *gmin = x->rbuf;
+    memset(dcnt, 0, (size_t)n * sizeof(double));
+    for (int64_t i = 0; i < m; i++) {
+        gmin[i] = INFINITY;
+        for (int64_t k = a->row_ptr[i]; cand[i] && k < a->row_ptr[i + 1]; k++) {
+            dcnt[a->col_idx[k]] += 1.0;
+            gmin[i] = fmin(gmin[i], (double)(lp->col_lo + a->col_idx[k]));
+        }
+    }
+    SLP_CALL(slp_sum_over_col(x->grid, dcnt, n));
+    SLP_CALL(slp_comm_min(x->grid->row_comm, gmin, m));
+    memset(d->sl, 0, 2 * S_FIELDS * (size_t)m * sizeof(double));
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t k = a->row_ptr[i]; cand[i] && k < a->row_ptr[i + 1]; k++) {
+            int32_t j = a->col_idx[k];
+            double g = (double)(lp->col_lo + j);
+            int s = g == gmin[i] ? 0 : 1;
+            double v[S_FIELDS] = {g, a->val[k], (double)x->ccnt[j], dcnt[j], lp->lv[j], lp->uv[j],
+                                  lp->obj[j]};
+            for (int f = 0; f < S_FIELDS; f++)
+                SLOT(d->sl, m, s, f, i) = v[f];
+        }
+    SLP_CALL(slp_sum_over_row(x->grid, d->sl, 2 * S_FIELDS * m));
+    for (int64_t i = 0; i < m; i++) {
+        d->elim[i] = -1.0;
+        if (!cand[i])
+            continue;
+        int ok0 = slot_ok(d->sl, m, i, 0), ok1 = slot_ok(d->sl, m, i, 1);
+        if (ok0 && ok1)
+            d->elim[i] = SLOT(d->sl, m, 0, S_CNT, i) < SLOT(d->sl, m, 1, S_CNT, i) ? 0.0 : 1.0;
+        else if (ok0 || ok1)
+            d->elim[i] = ok0 ? 0.0 : 1.0;
+    }
+    return SLP_OK;
+}
+
+/* The holder of each eliminated entry tells its grid column: flag, t, q, survivor. */
+static slp_err announce(dbl_t *d)
+{
+    ps_ctx_t *x = d->x;
+    slp_local_problem_t *lp = x->lp;
+    const slp_csr_t *a = &lp->A;
+    int64_t m = d->m, n = d->n;
+    memset(d->cinfo, 0, 4 * (size_t)n * sizeof(double));
+    for (int64_t i = 0; i < m; i++) {
+        if (d->elim[i] < 0.0)
+            continue;
+        int e = (int)d->elim[i];
+        double ge = SLOT(d->sl, m, e, S_IDX, i);
+        for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
+            int32_t j = a->col_idx[k];
+            if ((double)(lp->col_lo + j) != ge)
+                continue;
+            d->cinfo[j] = 1.0;
+            d->cinfo[n + j] = SLOT(d->sl, m, 1 - e, S_VAL, i) / a->val[k];
+            d->cinfo[2 * n + j] = lp->lc[i] / a->val[k];
+            d->cinfo[3 * n + j] = SLOT(d->sl, m, 1 - e, S_IDX, i);
+        }
+    }
+    return slp_sum_over_col(x->grid, d->cinfo, 4 * n);
+}
+
+/* x_k's bounds from x_j's: lv_j <= q - t x_k <= uv_j. */
+static void survivor_bounds(double t, double q, double lvj, double uvj, double *lo, double *hi)
+{
+    *lo = (t > 0.0 ? q - uvj : q - lvj) / t;
+    *hi = (t > 0.0 ? q - lvj : q - uvj) / t;
+}
+
+/* Tighten every survivor's bounds (the strictest proposal over col_comm; its row,
+ * the lowest global index attaining it, is the bound's source: row_flags
+ * ENTRY_SET_LO / ENTRY_SET_HI) and move the eliminated cost: c_k -= -c_j t,
+ * obj_const += c_j q. Returns the number of columns whose bounds cross. */
+static slp_err survivors(dbl_t *d, double *crossed, double *objshift)
+{
+    ps_ctx_t *x = d->x;
+    slp_local_problem_t *lp = x->lp;
+    const slp_csr_t *a = &lp->A;
+    int64_t m = d->m, n = d->n;
+    double *prop = x->cbuf, *src = x->sbuf, *dc = NULL;
+    SLP_CALL(slp_alloc(&dc, (size_t)n + 1, sizeof(double)));
+    memset(dc, 0, (size_t)n * sizeof(double));
+    for (int64_t j = 0; j < 2 * n; j++) {
+        prop[j] = -INFINITY;
+        src[j] = INFINITY;
+    }
+    *objshift = 0.0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int64_t i = 0; i < m; i++) {
+            if (d->elim[i] < 0.0)
+                continue;
+            int e = (int)d->elim[i];
+            double t = SLOT(d->sl, m, 1 - e, S_VAL, i) / SLOT(d->sl, m, e, S_VAL, i);
+            double q = lp->lc[i] / SLOT(d->sl, m, e, S_VAL, i), cj = SLOT(d->sl, m, e, S_OBJ, i);
+            double gs = SLOT(d->sl, m, 1 - e, S_IDX, i), lo, hi;
+            survivor_bounds(t, q, SLOT(d->sl, m, e, S_LV, i), SLOT(d->sl, m, e, S_UV, i), &lo, &hi);
+            if (pass == 0)
+                *objshift += cj * q;
+            for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
+                int32_t j = a->col_idx[k];
+                if ((double)(lp->col_lo + j) != gs)
+                    continue;
+                double gi = (double)(lp->row_lo + i);
+                if (pass == 0) {
+                    prop[j] = fmax(prop[j], lo);
+                    prop[n + j] = fmax(prop[n + j], -hi);
+                    dc[j] += cj * t;
+                } else {
+                    if (lo == prop[j] && lo > lp->lv[j])
+                        src[j] = fmin(src[j], gi);
+                    if (-hi == prop[n + j] && hi < lp->uv[j])
+                        src[n + j] = fmin(src[n + j], gi);
+                }
+            }
+        }
+        if (pass == 0) {
+            SLP_CALL(slp_max_over_col(x->grid, prop, 2 * n));
+            SLP_CALL(slp_sum_over_col(x->grid, dc, n));
+        } else {
+            SLP_CALL(slp_comm_min(x->grid->col_comm, src, 2 * n));
+        }
+    }
+    *crossed = 0.0;
+    for (int64_t j = 0; j < n; j++) {
+        lp->obj[j] -= dc[j];
+        if (src[j] < INFINITY)
+            lp->lv[j] = prop[j];
+        if (src[n + j] < INFINITY)
+            lp->uv[j] = -prop[n + j];
+        if (lp->lv[j] > lp->uv[j]) {
+            double scale = 1.0 + fmax(fabs(lp->lv[j]), fabs(lp->uv[j]));
+            if (lp->lv[j] - lp->uv[j] > SLP_PS_FEAS_TOL * scale)
+                *crossed += 1.0;
+            else
+                lp->lv[j] = lp->uv[j] = 0.5 * (lp->lv[j] + lp->uv[j]);
+        }
+    }
+    free(dc);
+    /* The survivor's holder flags the row's entries with the bounds it set. */
+    for (int64_t i = 0; i < m; i++) {
+        x->row_kill[i] = d->elim[i] >= 0.0;
+        x->row_flags[i] = x->row_kill[i] ? ENTRY_PIVOT | ENTRY_SURVIVOR : 0;
+        if (!x->row_kill[i])
+            continue;
+        double gs = SLOT(d->sl, m, 1 - (int)d->elim[i], S_IDX, i), gi = (double)(lp->row_lo + i);
+        for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
+            int32_t j = a->col_idx[k];
+            if ((double)(lp->col_lo + j) != gs)
+                continue;
+            if (src[j] == gi)
+                x->row_flags[i] |= ENTRY_SET_LO;
+            if (src[n + j] == gi)
+                x->row_flags[i] |= ENTRY_SET_HI;
+        }
+    }
+    return SLP_OK;
+}
+
+static slp_err push_fill(fill_list_t *l, fill_t f)
+{
+    if (l->n == l->cap) {
+        int64_t cap = l->cap ? 2 * l->cap : 256;
+        fill_t *grown = realloc(l->v, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return slp_error(SLP_ERR_NOMEM, "presolve: out of memory for doubleton fill");
+        l->v = grown;
+        l->cap = cap;
+    }
+    l->v[l->n++] = f;
+    return SLP_OK;
+}
+
+/* Other rows of eliminated columns: bounds shifted by a_lj q (summed over
+ * row_comm), and the fill -a_lj t at the survivor queued. */
+static slp_err shift_and_queue(dbl_t *d)
+{
+    ps_ctx_t *x = d->x;
+    slp_local_problem_t *lp = x->lp;
+    const slp_csr_t *a = &lp->A;
+    int64_t m = d->m, n = d->n;
+    double *shift = x->rbuf, *mag = x->rbuf + m;
+    memset(x->rbuf, 0, 2 * (size_t)m * sizeof(double));
+    for (int64_t i = 0; i < m; i++) {
+        if (x->row_kill[i])
+            continue;
+        for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
+            int32_t j = a->col_idx[k];
+            if (d->cinfo[j] == 0.0)
+                continue;
+            double v = a->val[k] * d->cinfo[2 * n + j];
+            shift[i] += v;
+            mag[i] += fabs(v);
+            fill_t f = {i, (int64_t)d->cinfo[3 * n + j], -a->val[k] * d->cinfo[n + j]};
+            SLP_CALL(push_fill(&d->out, f));
+        }
+    }
+    SLP_CALL(slp_sum_over_row(x->grid, x->rbuf, 2 * m));
+    for (int64_t i = 0; i < m; i++) {
+        lp->lc[i] -= shift[i];
+        lp->uc[i] -= shift[i];
+        x->rowmag[i] += mag[i];
+    }
+    return SLP_OK;
+}
+
+/* Every rank of the grid row broadcasts its fill in turn; each keeps what falls in
+ * its column slice (column indices made local). */
+static slp_err exchange(dbl_t *d, fill_list_t *mine)
+{
+    ps_ctx_t *x = d->x;
+    slp_local_problem_t *lp = x->lp;
+    slp_err rc = SLP_OK;
+    for (int root = 0; root < x->grid->C && rc == SLP_OK; root++) {
+        int self = x->grid->c == root;
+        int64_t count = self ? d->out.n : 0;
+        rc = slp_comm_bcast(x->grid->row_comm, &count, sizeof count, root);
+        fill_t *buf = self ? d->out.v : malloc((size_t)count * sizeof(fill_t) + 1);
+        if (rc == SLP_OK && count > 0 && !buf)
+            rc = slp_error(SLP_ERR_NOMEM, "presolve: out of memory for doubleton fill");
+        rc = slp_comm_agree(x->grid->row_comm, rc);
+        if (rc == SLP_OK && count > 0)
+            rc = slp_comm_bcast(x->grid->row_comm, buf, count * (int64_t)sizeof(fill_t), root);
+        for (int64_t f = 0; f < count && rc == SLP_OK; f++) {
+            int64_t col = buf[f].col - lp->col_lo;
+            if (col >= 0 && col < lp->n_loc)
+                rc = push_fill(mine, (fill_t){buf[f].row, col, buf[f].delta});
+        }
+        if (!self)
+            free(buf);
+    }
+    return rc;
+}
+
+static int by_row_col(const void *pa, const void *pb)
+{
+    const fill_t *a = pa, *b = pb;
+    if (a->row != b->row)
+        return a->row < b->row ? -1 : 1;
+    return (a->col > b->col) - (a->col < b->col);
+}
+
+/* Add the received fill to the block (entries merged, cancellations dropped);
+ * each delta is also recorded as a correction entry (-delta) so that recovery's
+ * row activities are those of the original matrix. *net is entries added minus
+ * entries dropped. */
+static slp_err merge_fill(ps_ctx_t *x, fill_t *fill, int64_t nfill, int stage, int64_t *net)
+{
+    slp_csr_t *a = &x->lp->A;
+    qsort(fill, (size_t)nfill, sizeof *fill, by_row_col);
+    for (int64_t f = 0; f < nfill; f++)
+        SLP_CALL(ps_push_entry(x->p, fill[f].row, (int32_t)fill[f].col, -fill[f].delta, stage,
+                               ENTRY_CORRECTION));
+    slp_csr_t out;
+    SLP_CALL(slp_csr_create(a->rows, a->cols, a->nnz + nfill, &out));
+    int64_t o = 0, f = 0;
+    for (int64_t i = 0; i < a->rows; i++) {
+        out.row_ptr[i] = o;
+        int64_t k = a->row_ptr[i], end = a->row_ptr[i + 1];
+        while (k < end || (f < nfill && fill[f].row == i)) {
+            int64_t cf = f < nfill && fill[f].row == i ? fill[f].col : INT64_MAX;
+            int64_t ck = k < end ? a->col_idx[k] : INT64_MAX;
+            int64_t col = cf < ck ? cf : ck;
+            double v = 0.0, size = 0.0;
+            if (ck == col) {
+                v += a->val[k];
+                size = fabs(a->val[k]);
+                k++;
+            }
+            while (f < nfill && fill[f].row == i && fill[f].col == col) {
+                v += fill[f].delta;
+                size = fmax(size, fabs(fill[f].delta));
+                f++;
+            }
+            if (fabs(v) > SLP_PS_CANCEL * size) {
+                out.col_idx[o] = (int32_t)col;
+                out.val[o++] = v;
+            }
+        }
+    }
+    out.row_ptr[a->rows] = o;
+    *net = o - a->nnz;
+    out.nnz = o;
+    slp_csr_free(a);
+    *a = out;
+    return SLP_OK;
+}
+
+static slp_err eliminate(dbl_t *d, int64_t *changed)
+{
+    ps_ctx_t *x = d->x;
+    slp_local_problem_t *lp = x->lp;
+    slp_presolve_t *p = x->p;
+    int64_t m = d->m, n = d->n;
+    int stage = p->nstages;
+    double crossed = 0.0, objshift = 0.0, rows = 0.0, cols = 0.0;
+    SLP_CALL(announce(d));
+    SLP_CALL(survivors(d, &crossed, &objshift));
+    SLP_CALL(shift_and_queue(d));
+    for (int64_t i = 0; i < m; i++)
+        if (x->row_kill[i]) {
+            rows += 1.0;
+            p->row_rhs[i] = lp->lc[i];
+            p->row_stage[i] = stage;
+            lp->lc[i] = -INFINITY;
+            lp->uc[i] = INFINITY;
+        }
+    for (int64_t j = 0; j < n; j++) {
+        x->col_kill[j] = d->cinfo[j] > 0.0;
+        if (!x->col_kill[j])
+            continue;
+        cols += 1.0;
+        p->col_stage[j] = stage;
+        p->col_val[j] = 0.0; /* set by the undo */
+        p->col_obj[j] = lp->obj[j];
+        lp->obj[j] = 0.0;
+        lp->lv[j] = lp->uv[j] = 0.0;
+    }
+    int64_t removed = 0, net = 0;
+    fill_list_t mine = {0};
+    SLP_CALL(ps_compact_block(x, stage, &removed));
+    slp_err rc = exchange(d, &mine);
+    if (rc == SLP_OK)
+        rc = merge_fill(x, mine.v, mine.n, stage, &net);
+    free(mine.v);
+    SLP_CALL(rc);
+    double colv[2] = {cols, crossed}, rowv[2] = {rows, objshift}, blk[1] = {(double)(removed - net)};
+    SLP_CALL(ps_batch_sums(x->grid, colv, 2, rowv, 2, blk, 1));
+    lp->obj_const += rowv[1];
+    if (rowv[0] > 0.0) {
+        SLP_CALL(ps_commit_stage(p, STAGE_DOUBLETON));
+        ps_add_count(p, SLP_PRESOLVE_DOUBLETON, rowv[0], colv[0], blk[0]);
+        *changed += (int64_t)rowv[0];
+    }
+    if (colv[1] > 0.0) {
+        x->status = SLP_STATUS_PRIMAL_INFEASIBLE;
+        slp_log("Presolve: %.0f column(s) with crossing bounds from doubleton equations\n", colv[1]);
+    }
+    return SLP_OK;
+}
+
+slp_err ps_pass_doubleton(ps_ctx_t *x, int64_t *changed)
+{
+    dbl_t d = {.x = x, .m = x->lp->m_loc, .n = x->lp->n_loc};
+    slp_err rc = slp_alloc(&d.sl, 2 * S_FIELDS * (size_t)d.m + 1, sizeof(double));
+    if (rc == SLP_OK)
+        rc = slp_alloc(&d.elim, (size_t)d.m + 1, sizeof(double));
+    if (rc == SLP_OK)
+        rc = slp_alloc(&d.cinfo, 4 * (size_t)d.n + 1, sizeof(double));
+    rc = slp_comm_agree(x->grid->world, rc);
+    if (rc == SLP_OK)
+        rc = choose(&d);
+    double any[1] = {0.0};
+    for (int64_t i = 0; rc == SLP_OK && i < d.m; i++)
+        any[0] += d.elim[i] >= 0.0;
+    if (rc == SLP_OK)
+        rc = ps_batch_sums(x->grid, NULL, 0, any, 1, NULL, 0);
+    if (rc == SLP_OK && any[0] > 0.0)
+        rc = eliminate(&d, changed);
+    free(d.sl);
+    free(d.elim);
+    free(d.cinfo);
+    free(d.out.v);
+    return rc;
+}
+
+/* Undo a doubleton stage. With S_j = sum_{l != i} a_lj y_l over column j's other
+ * entries, z'_k the survivor's reduced cost in the reduced problem: normally
+ * y_i = (c_j - S_j) / a and z_j = 0 (z_k stays); when z'_k pushes on a bound of
+ * x_k that came from x_j's bound through this row, x_j is the one at its bound:
+ * y_i = (z'_k + t (c_j - S_j)) / b, z_j = -z'_k / t, z_k = 0. x_j = (d - b x_k) / a. */
+slp_err ps_undo_doubleton(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo,
+                          int64_t hi, double *xv, double *z, double *y)
+{
+    int64_t n = p->n_loc, m = p->m_loc;
+    double sg = (double)p->sense;
+    double *cb = NULL, *rb = NULL;
+    slp_err rc = slp_alloc(&cb, 3 * (size_t)n + 1, sizeof(double));
+    if (rc == SLP_OK)
+        rc = slp_alloc(&rb, 5 * (size_t)m + 1, sizeof(double));
+    rc = slp_comm_agree(grid->world, rc);
+    if (rc != SLP_OK) {
+        free(cb);
+        free(rb);
+        return rc;
+    }
+    /* S_j; the survivor's z'_k, b, x_k and case per row. */
+    memset(cb, 0, 3 * (size_t)n * sizeof(double));
+    memset(rb, 0, 5 * (size_t)m * sizeof(double));
+    double *zk = rb, *bv = rb + m, *xk = rb + 2 * m, *cas = rb + 3 * m, *yi = rb + 4 * m;
+    for (int64_t e = lo; e < hi; e++) {
+        const removed_entry_t *en = &p->ent[e];
+        if (en->flags == 0)
+            cb[en->col] += en->val * y[en->row];
+        if (en->flags & ENTRY_SURVIVOR) {
+            double zz = z[en->col];
+            zk[en->row] = zz;
+            bv[en->row] = en->val;
+            xk[en->row] = xv[en->col];
+            cas[en->row] = ((en->flags & ENTRY_SET_LO) && zz > 0.0) ||
+                           ((en->flags & ENTRY_SET_HI) && zz < 0.0);
+        }
+    }
+    rc = slp_sum_over_col(grid, cb, n);
+    if (rc == SLP_OK)
+        rc = slp_sum_over_row(grid, rb, 4 * m);
+    /* The pivot's holder: x_j, z_j (column slice) and y_i (row slice). */
+    double *cx = cb + n, *cz = cb + 2 * n;
+    for (int64_t e = lo; rc == SLP_OK && e < hi; e++) {
+        const removed_entry_t *en = &p->ent[e];
+        if (!(en->flags & ENTRY_PIVOT))
+            continue;
+        int64_t i = en->row;
+        int32_t j = en->col;
+        double a = en->val, b = bv[i], t = b / a, cj = sg * p->col_obj[j], sj = cb[j];
+        cx[j] = (p->row_rhs[i] - b * xk[i]) / a;
+        if (cas[i] > 0.0) {
+            yi[i] = (zk[i] + t * (cj - sj)) / b;
+            cz[j] = -zk[i] / t;
+        } else {
+            yi[i] = (cj - sj) / a;
+        }
+    }
+    /* Survivors whose bound moved back to x_j lose their reduced cost. */
+    memset(cb, 0, (size_t)n * sizeof(double));
+    for (int64_t e = lo; rc == SLP_OK && e < hi; e++)
+        if ((p->ent[e].flags & ENTRY_SURVIVOR) && cas[p->ent[e].row] > 0.0)
+            cb[p->ent[e].col] = 1.0;
+    if (rc == SLP_OK)
+        rc = slp_sum_over_col(grid, cb, 3 * n);
+    if (rc == SLP_OK)
+        rc = slp_sum_over_row(grid, yi, m);
+    for (int64_t j = 0; rc == SLP_OK && j < n; j++) {
+        if (cb[j] > 0.0)
+            z[j] = 0.0;
+        if (p->col_stage[j] == s) {
+            xv[j] = cx[j];
+            z[j] = cz[j];
+        }
+    }
+    for (int64_t i = 0; rc == SLP_OK && i < m; i++)
+        if (p->row_stage[i] == s)
+            y[i] = yi[i];
+    free(cb);
+    free(rb);
+    return rc;
+}

@@ -1,0 +1,122 @@
+/* Internals shared by the presolve passes (presolve.c, presolve_rows.c,
+ * presolve_columns.c): the presolve record, the working state of one run and the
+ * helpers every pass uses. docs/presolve.md describes each pass and its undo. */
+#ifndef SLP_PRESOLVE_INTERNAL_H
+#define SLP_PRESOLVE_INTERNAL_H
+
+#include "presolve/presolve.h"
+
+#define SLP_PS_INF_BOUND SLP_INFINITE_BOUND
+#define SLP_PS_MIN_PIVOT 1e-9    /* a singleton entry must exceed this in magnitude */
+#define SLP_PS_FEAS_TOL 1e-9     /* relative tolerance for crossing bounds and empty rows */
+#define SLP_PS_MAX_ROUNDS 16
+#define SLP_PS_BATCH 16
+
+/* What undoing a stage does (docs/presolve.md "Recovery"). */
+enum {
+    STAGE_FIXCOL = 0,   /* removed columns: z_j = c_j - A^T y over their stage entries */
+    STAGE_SINGLETON,    /* singleton rows: a row that set a bound takes over z_k */
+    STAGE_EMPTYROW,     /* removed rows with y = 0 (empty, redundant) */
+    STAGE_FORCING,      /* forcing rows (and redundant ones): y from the forced columns' z */
+    STAGE_SUBST,        /* free column singletons substituted out of their rows */
+    STAGE_DOUBLETON     /* doubleton equations: one column substituted by the other */
+};
+/* Flags of a removed entry. */
+enum {
+    ENTRY_SET_LO = 1,   /* singleton row: this row set the column's lower bound */
+    ENTRY_SET_HI = 2,   /* ... its upper bound */
+    ENTRY_FORCE_LO = 4, /* forcing row held at its lower bound lc (y >= 0) */
+    ENTRY_FORCE_HI = 8, /* forcing row held at its upper bound uc (y <= 0) */
+    ENTRY_PIVOT = 16,     /* substitution: the entry of the substituted column */
+    ENTRY_SURVIVOR = 32,  /* doubleton: the entry of the column that stays */
+    ENTRY_CORRECTION = 64 /* doubleton fill: -delta, so recorded entries + the reduced
+                           * matrix give the original row activities */
+};
+
+/* One matrix entry deleted from this rank's block, kept for recovery. Entries
+ * are appended in stage order, so each stage's entries are contiguous. */
+typedef struct removed_entry {
+    int64_t row;   /* local row in row block r */
+    int32_t col;   /* local column in column block c */
+    int32_t stage; /* the stage that removed it */
+    double val;
+    int flags;     /* ENTRY_* */
+} removed_entry_t;
+
+struct slp_presolve {
+    slp_presolve_stats_t stats;
+    int sense;          /* +1 / -1 as in the model */
+    double obj_const;   /* original, file sense */
+    int64_t m_loc, n_loc, row_lo, col_lo;
+    /* Original column slice (replicated over col_comm) and row slice
+     * (replicated over row_comm), infinite bounds mapped to +-inf. */
+    double *c, *lv, *uv; /* [n_loc] */
+    double *lc, *uc;     /* [m_loc] */
+    int32_t *col_stage;  /* [n_loc] stage that removed the column, -1 if kept */
+    double *col_val;     /* [n_loc] value of a removed column */
+    double *col_obj;     /* [n_loc] its objective when removed (substitutions change it) */
+    int32_t *row_stage;  /* [m_loc] stage that removed the row, -1 if kept */
+    /* [m_loc] substituted rows (STAGE_SUBST): the right-hand side b at that stage
+     * and the row's dual y = c_j / a_ij (min form) */
+    double *row_rhs, *row_dual;
+    /* [n_loc] empty columns whose objective improves without limit: +1 / -1 is the
+     * improving direction; the column is fixed at a finite value and the verdict is
+     * left to the pipeline (unbounded only if the rest is feasible). */
+    signed char *col_ray;
+    int64_t unbounded_cols; /* global count of such columns */
+    removed_entry_t *ent; /* removed entries of this rank's block */
+    int64_t n_ent, cap_ent;
+    unsigned char *stage_kind; /* [nstages], identical on every rank */
+    int nstages, cap_stages;
+};
+
+/* Working state of one presolve run. */
+typedef struct ps_ctx {
+    slp_grid_t *grid;
+    slp_local_problem_t *lp;
+    slp_presolve_t *p;
+    int64_t *rcnt;          /* [m_loc] global row counts */
+    int64_t *ccnt;          /* [n_loc] global column counts */
+    double *rbuf;           /* [2 m_loc] */
+    double *cbuf, *sbuf;    /* [2 n_loc] */
+    double *rowmag;         /* [m_loc] sum |a_ij v_j| moved into the row bounds */
+    unsigned char *row_kill, *row_flags; /* [m_loc] */
+    unsigned char *col_kill, *col_mark;  /* [n_loc] */
+    int status;             /* -1 or an slp_status decided by presolve */
+} ps_ctx_t;
+
+
+/* Helpers (presolve.c). */
+slp_err ps_batch_sums(slp_grid_t *grid, double *col, int ncol, double *row, int nrow, double *blk,
+                      int nblk);
+slp_err ps_row_counts(ps_ctx_t *x);
+slp_err ps_col_counts(ps_ctx_t *x);
+slp_err ps_compact_block(ps_ctx_t *x, int stage, int64_t *removed);
+slp_err ps_commit_stage(slp_presolve_t *p, int kind);
+slp_err ps_push_entry(slp_presolve_t *p, int64_t row, int32_t col, double val, int stage, int flags);
+void ps_add_count(slp_presolve_t *p, int kind, double rows, double cols, double nnz);
+slp_err ps_pass_fixcol(ps_ctx_t *x, int kind, const unsigned char *mask, int64_t *changed);
+
+/* Row passes (presolve_rows.c): bounds on row activities decide infeasible,
+ * redundant and forcing rows. */
+enum { ACT_LO, ACT_HI, ACT_NLO, ACT_NHI, ACT_MAG, ACT_COUNT };
+/* act[ACT_* m + i]: the finite parts of row i's least and greatest activity over the
+ * column bounds, the numbers of infinite terms in each, and the largest finite term
+ * magnitudes summed (rounding scale); summed over row_comm. act holds ACT_COUNT m. */
+slp_err ps_row_activity(ps_ctx_t *x, double *act);
+slp_err ps_pass_activity(ps_ctx_t *x, int64_t *changed);
+slp_err ps_undo_forcing(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo, int64_t hi,
+                        double *z, double *y, double *cb, double *rb);
+
+/* Column passes (presolve_columns.c): dual fixing and free column singletons. */
+slp_err ps_pass_dual_fix(ps_ctx_t *x, int64_t *changed);
+slp_err ps_pass_free_singleton(ps_ctx_t *x, int64_t *changed);
+slp_err ps_undo_subst(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo, int64_t hi,
+                      double *xv, double *z, double *y, double *cb, double *rb);
+
+/* Doubleton equations (presolve_doubleton.c). */
+slp_err ps_pass_doubleton(ps_ctx_t *x, int64_t *changed);
+slp_err ps_undo_doubleton(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo,
+                          int64_t hi, double *xv, double *z, double *y);
+
+#endif
