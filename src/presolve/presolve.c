@@ -63,7 +63,7 @@ void slp_presolve_free(slp_presolve_t **pre)
  * columns: only grid row 0 contributes), `row` m-space values (only grid
  * column 0 contributes), `blk` per-block values (every rank contributes). */
 slp_err ps_batch_sums(slp_grid_t *grid, double *col, int ncol, double *row, int nrow,
-                          double *blk, int nblk)
+                      double *blk, int nblk)
 {
     double buf[SLP_PS_BATCH];
     int k = 0;
@@ -106,7 +106,7 @@ slp_err ps_col_counts(ps_ctx_t *x)
 }
 
 slp_err ps_push_entry(slp_presolve_t *p, int64_t row, int32_t col, double val, int stage,
-                          int flags)
+                      int flags)
 {
     if (p->n_ent == p->cap_ent) {
         int64_t cap = p->cap_ent ? 2 * p->cap_ent : 1024;
@@ -126,7 +126,7 @@ slp_err ps_push_entry(slp_presolve_t *p, int64_t row, int32_t col, double val, i
 }
 
 /* Delete from the block every entry whose row is in row_kill or whose column is
- * in col_kill, recording it under `stage` (singleton flags from row_flags). */
+ * in col_kill, recording it under `stage` with its row's row_flags (ENTRY_*). */
 slp_err ps_compact_block(ps_ctx_t *x, int stage, int64_t *removed)
 {
     slp_csr_t *a = &x->lp->A;
@@ -233,6 +233,88 @@ slp_err ps_pass_fixcol(ps_ctx_t *x, int kind, const unsigned char *mask, int64_t
     return SLP_OK;
 }
 
+/* The position in the block of row i's entry of global column g, or -1. */
+int64_t ps_entry_of(const slp_local_problem_t *lp, int64_t i, double g)
+{
+    const slp_csr_t *a = &lp->A;
+    for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+        if ((double)(lp->col_lo + a->col_idx[k]) == g)
+            return k;
+    return -1;
+}
+
+/* Bounds proposed for columns by rows (singleton rows, doubleton equations):
+ * cbuf[j] is the largest proposed lower bound, cbuf[n + j] the largest -upper
+ * (maxed over col_comm by the caller between proposing and naming sources);
+ * sbuf[j], sbuf[n + j] the source of each strictly tighter bound: the lowest global
+ * row index among the rows attaining it. */
+void ps_bounds_reset(ps_ctx_t *x)
+{
+    int64_t n = x->lp->n_loc;
+    for (int64_t j = 0; j < 2 * n; j++) {
+        x->cbuf[j] = -INFINITY;
+        x->sbuf[j] = INFINITY;
+    }
+}
+
+void ps_bound_propose(ps_ctx_t *x, int32_t j, double lo, double hi)
+{
+    int64_t n = x->lp->n_loc;
+    x->cbuf[j] = fmax(x->cbuf[j], lo);
+    x->cbuf[n + j] = fmax(x->cbuf[n + j], -hi);
+}
+
+void ps_bound_source(ps_ctx_t *x, int32_t j, double lo, double hi, double row)
+{
+    const slp_local_problem_t *lp = x->lp;
+    int64_t n = lp->n_loc;
+    if (lo == x->cbuf[j] && lo > lp->lv[j])
+        x->sbuf[j] = fmin(x->sbuf[j], row);
+    if (-hi == x->cbuf[n + j] && hi < lp->uv[j])
+        x->sbuf[n + j] = fmin(x->sbuf[n + j], row);
+}
+
+/* Agree on the sources (min over col_comm) and tighten, identically on every rank
+ * of the grid column; col_mark the columns whose bounds changed. Crossing bounds
+ * beyond the tolerance are counted in *crossed, smaller crossings closed at the
+ * midpoint. */
+slp_err ps_bounds_apply(ps_ctx_t *x, double *crossed, double *tightened)
+{
+    slp_local_problem_t *lp = x->lp;
+    int64_t n = lp->n_loc;
+    SLP_CALL(slp_comm_min(x->grid->col_comm, x->sbuf, 2 * n));
+    *crossed = *tightened = 0.0;
+    for (int64_t j = 0; j < n; j++) {
+        x->col_mark[j] = 0;
+        double lo = x->cbuf[j], hi = -x->cbuf[n + j];
+        if (lo > lp->lv[j]) {
+            lp->lv[j] = lo;
+            x->col_mark[j] = 1;
+        }
+        if (hi < lp->uv[j]) {
+            lp->uv[j] = hi;
+            x->col_mark[j] = 1;
+        }
+        *tightened += x->col_mark[j];
+        if (lp->lv[j] > lp->uv[j]) {
+            double scale = 1.0 + fmax(fabs(lp->lv[j]), fabs(lp->uv[j]));
+            if (lp->lv[j] - lp->uv[j] > SLP_PS_FEAS_TOL * scale)
+                *crossed += 1.0;
+            else
+                lp->lv[j] = lp->uv[j] = 0.5 * (lp->lv[j] + lp->uv[j]);
+        }
+    }
+    return SLP_OK;
+}
+
+/* ENTRY_SET_LO / ENTRY_SET_HI for the entry of column j in global row `row`:
+ * the bounds that row set. */
+int ps_bound_flags(const ps_ctx_t *x, int32_t j, double row)
+{
+    int64_t n = x->lp->n_loc;
+    return (x->sbuf[j] == row ? ENTRY_SET_LO : 0) | (x->sbuf[n + j] == row ? ENTRY_SET_HI : 0);
+}
+
 /* Implied bounds on x_k from lc <= a x_k <= uc. */
 static void implied_bounds(double lc, double uc, double a, double *lo, double *hi)
 {
@@ -268,59 +350,26 @@ static slp_err pass_singleton(ps_ctx_t *x, int paper, int kind, int64_t *changed
         x->rcnt[i] = ok; /* reuse: eligibility */
     }
     SLP_CALL(slp_comm_sum_i64(x->grid->row_comm, x->rcnt, m));
-    /* Candidate bounds: cbuf[j] = max lower, cbuf[n + j] = max of -upper. */
-    for (int64_t j = 0; j < 2 * n; j++)
-        x->cbuf[j] = -INFINITY;
+    ps_bounds_reset(x);
     for (int64_t i = 0; i < m; i++) {
         if (x->rcnt[i] != 1 || a->row_ptr[i + 1] - a->row_ptr[i] != 1)
             continue;
         int64_t k = a->row_ptr[i];
-        int32_t j = a->col_idx[k];
         double lo, hi;
         implied_bounds(lp->lc[i], lp->uc[i], a->val[k], &lo, &hi);
-        x->cbuf[j] = fmax(x->cbuf[j], lo);
-        x->cbuf[n + j] = fmax(x->cbuf[n + j], -hi);
+        ps_bound_propose(x, a->col_idx[k], lo, hi);
     }
     SLP_CALL(slp_max_over_col(x->grid, x->cbuf, 2 * n));
-    /* The source of each strictly tightened bound: the lowest global row index
-     * among the rows attaining it. */
-    for (int64_t j = 0; j < 2 * n; j++)
-        x->sbuf[j] = INFINITY;
     for (int64_t i = 0; i < m; i++) {
         if (x->rcnt[i] != 1 || a->row_ptr[i + 1] - a->row_ptr[i] != 1)
             continue;
         int64_t k = a->row_ptr[i];
-        int32_t j = a->col_idx[k];
-        double lo, hi, gi = (double)(lp->row_lo + i);
+        double lo, hi;
         implied_bounds(lp->lc[i], lp->uc[i], a->val[k], &lo, &hi);
-        if (lo == x->cbuf[j] && lo > lp->lv[j])
-            x->sbuf[j] = fmin(x->sbuf[j], gi);
-        if (-hi == x->cbuf[n + j] && hi < lp->uv[j])
-            x->sbuf[n + j] = fmin(x->sbuf[n + j], gi);
+        ps_bound_source(x, a->col_idx[k], lo, hi, (double)(lp->row_lo + i));
     }
-    SLP_CALL(slp_comm_min(x->grid->col_comm, x->sbuf, 2 * n));
-    /* Tighten (identically on every rank of the grid column). */
     double crossed = 0.0, tightened = 0.0;
-    for (int64_t j = 0; j < n; j++) {
-        x->col_mark[j] = 0;
-        double lo = x->cbuf[j], hi = -x->cbuf[n + j];
-        if (lo > lp->lv[j]) {
-            lp->lv[j] = lo;
-            x->col_mark[j] = 1;
-        }
-        if (hi < lp->uv[j]) {
-            lp->uv[j] = hi;
-            x->col_mark[j] = 1;
-        }
-        tightened += x->col_mark[j];
-        if (lp->lv[j] > lp->uv[j]) {
-            double scale = 1.0 + fmax(fabs(lp->lv[j]), fabs(lp->uv[j]));
-            if (lp->lv[j] - lp->uv[j] > SLP_PS_FEAS_TOL * scale)
-                crossed += 1.0;
-            else
-                lp->lv[j] = lp->uv[j] = 0.5 * (lp->lv[j] + lp->uv[j]);
-        }
-    }
+    SLP_CALL(ps_bounds_apply(x, &crossed, &tightened));
     /* Remove the rows; the holder records its entry with the source flags. */
     double rows = 0.0;
     memset(x->col_kill, 0, (size_t)n);
@@ -330,14 +379,9 @@ static slp_err pass_singleton(ps_ctx_t *x, int paper, int kind, int64_t *changed
         if (!x->row_kill[i])
             continue;
         rows += 1.0;
-        if (a->row_ptr[i + 1] - a->row_ptr[i] == 1) {
-            int32_t j = a->col_idx[a->row_ptr[i]];
-            double gi = (double)(lp->row_lo + i);
-            if (x->sbuf[j] == gi)
-                x->row_flags[i] |= ENTRY_SET_LO;
-            if (x->sbuf[n + j] == gi)
-                x->row_flags[i] |= ENTRY_SET_HI;
-        }
+        if (a->row_ptr[i + 1] - a->row_ptr[i] == 1)
+            x->row_flags[i] = ps_bound_flags(x, a->col_idx[a->row_ptr[i]],
+                                             (double)(lp->row_lo + i));
         lp->lc[i] = -INFINITY;
         lp->uc[i] = INFINITY;
         p->row_stage[i] = stage;

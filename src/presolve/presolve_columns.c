@@ -13,7 +13,6 @@
 #include "grid/reduce.h"
 #include "presolve/presolve_internal.h"
 
-#define SLP_PS_PIVOT_RATIO 1e-2 /* a substitution pivot is at least this times the row's largest entry */
 
 /* Rows that could become violated when column j moves down / up: cbuf[j] and cbuf[n + j]. */
 static slp_err blocking_rows(ps_ctx_t *x)
@@ -76,7 +75,7 @@ static double pivot_rhs(const ps_ctx_t *x, const double *act, int64_t i, int32_t
     if (!isfinite(b))
         return NAN;
     double l = lp->lv[j], u = lp->uv[j];
-    double lo_j = a > 0.0 ? a * l : a * u, hi_j = a > 0.0 ? a * u : a * l;
+    double lo_j = ps_least_term(a, l, u), hi_j = ps_greatest_term(a, l, u);
     double nlo = act[ACT_NLO * m + i] - !isfinite(lo_j), nhi = act[ACT_NHI * m + i] - !isfinite(hi_j);
     double rest_lo = nlo > 0.0 ? -INFINITY : act[ACT_LO * m + i] - (isfinite(lo_j) ? lo_j : 0.0);
     double rest_hi = nhi > 0.0 ? INFINITY : act[ACT_HI * m + i] - (isfinite(hi_j) ? hi_j : 0.0);
@@ -118,10 +117,11 @@ static slp_err pick_pivots(ps_ctx_t *x, double *rhs)
         rc = slp_comm_min(x->grid->row_comm, pick, m);
     /* The holder of each chosen pivot gives its right-hand side to the grid row. */
     memset(rhs, 0, (size_t)m * sizeof(double));
-    for (int64_t i = 0; i < m && rc == SLP_OK; i++)
-        for (int64_t k = a->row_ptr[i]; isfinite(pick[i]) && k < a->row_ptr[i + 1]; k++)
-            if ((double)(lp->col_lo + a->col_idx[k]) == pick[i])
-                rhs[i] = pivot_rhs(x, act, i, a->col_idx[k], a->val[k]);
+    for (int64_t i = 0; i < m && rc == SLP_OK; i++) {
+        int64_t k = ps_entry_of(lp, i, pick[i]);
+        if (k >= 0)
+            rhs[i] = pivot_rhs(x, act, i, a->col_idx[k], a->val[k]);
+    }
     free(act);
     SLP_CALL(rc);
     return slp_sum_over_row(x->grid, rhs, m);
@@ -142,12 +142,13 @@ static slp_err substitute(ps_ctx_t *x, const double *rhs, int64_t *changed)
     double *yrow = x->rbuf + m;
     memset(yrow, 0, (size_t)m * sizeof(double));
     memset(x->cbuf, 0, (size_t)n * sizeof(double));
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t k = a->row_ptr[i]; isfinite(pick[i]) && k < a->row_ptr[i + 1]; k++)
-            if ((double)(lp->col_lo + a->col_idx[k]) == pick[i]) {
-                yrow[i] = lp->obj[a->col_idx[k]] / a->val[k];
-                x->cbuf[a->col_idx[k]] = 1.0;
-            }
+    for (int64_t i = 0; i < m; i++) {
+        int64_t k = ps_entry_of(lp, i, pick[i]);
+        if (k >= 0) {
+            yrow[i] = lp->obj[a->col_idx[k]] / a->val[k];
+            x->cbuf[a->col_idx[k]] = 1.0;
+        }
+    }
     SLP_CALL(slp_sum_over_row(x->grid, yrow, m));
     SLP_CALL(slp_max_over_col(x->grid, x->cbuf, n));
     /* The row's other columns take the cost: c_k -= a_ik y_i; c0 += b y_i. */

@@ -17,7 +17,6 @@
 #include "grid/reduce.h"
 #include "presolve/presolve_internal.h"
 
-#define SLP_PS_DBL_RATIO 1e-2   /* |a| >= this * |b| for x_j to be eliminated */
 #define SLP_PS_CANCEL 1e-12     /* a merged entry below this times its parts is dropped */
 
 /* What the grid row of a doubleton row knows about its two entries (slot 0: the
@@ -49,7 +48,7 @@ typedef struct dbl {
 static int slot_ok(const double *sl, int64_t m, int64_t i, int s)
 {
     double a = fabs(SLOT(sl, m, s, S_VAL, i)), b = fabs(SLOT(sl, m, 1 - s, S_VAL, i));
-    return SLOT(sl, m, s, S_DCNT, i) == 1.0 && a > SLP_PS_MIN_PIVOT && a >= SLP_PS_DBL_RATIO * b;
+    return SLOT(sl, m, s, S_DCNT, i) == 1.0 && a > SLP_PS_MIN_PIVOT && a >= SLP_PS_PIVOT_RATIO * b;
 }
 
 /* Gather the two entries of every doubleton equation and choose the column to
@@ -114,16 +113,14 @@ static slp_err announce(dbl_t *d)
         if (d->elim[i] < 0.0)
             continue;
         int e = (int)d->elim[i];
-        double ge = SLOT(d->sl, m, e, S_IDX, i);
-        for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
-            int32_t j = a->col_idx[k];
-            if ((double)(lp->col_lo + j) != ge)
-                continue;
-            d->cinfo[j] = 1.0;
-            d->cinfo[n + j] = SLOT(d->sl, m, 1 - e, S_VAL, i) / a->val[k];
-            d->cinfo[2 * n + j] = lp->lc[i] / a->val[k];
-            d->cinfo[3 * n + j] = SLOT(d->sl, m, 1 - e, S_IDX, i);
-        }
+        int64_t k = ps_entry_of(lp, i, SLOT(d->sl, m, e, S_IDX, i));
+        if (k < 0)
+            continue;
+        int32_t j = a->col_idx[k];
+        d->cinfo[j] = 1.0;
+        d->cinfo[n + j] = SLOT(d->sl, m, 1 - e, S_VAL, i) / a->val[k];
+        d->cinfo[2 * n + j] = lp->lc[i] / a->val[k];
+        d->cinfo[3 * n + j] = SLOT(d->sl, m, 1 - e, S_IDX, i);
     }
     return slp_sum_over_col(x->grid, d->cinfo, 4 * n);
 }
@@ -135,23 +132,20 @@ static void survivor_bounds(double t, double q, double lvj, double uvj, double *
     *hi = (t > 0.0 ? q - lvj : q - uvj) / t;
 }
 
-/* Tighten every survivor's bounds (the strictest proposal over col_comm; its row,
- * the lowest global index attaining it, is the bound's source: row_flags
- * ENTRY_SET_LO / ENTRY_SET_HI) and move the eliminated cost: c_k -= -c_j t,
- * obj_const += c_j q. Returns the number of columns whose bounds cross. */
+/* Tighten every survivor's bounds with ps_bound_* (the strictest proposal over
+ * col_comm; its row is the bound's source, flagged ENTRY_SET_LO / ENTRY_SET_HI on
+ * the row's entries) and move the eliminated cost: c_k -= c_j t, obj_const += c_j q.
+ * *crossed counts columns whose bounds cross. */
 static slp_err survivors(dbl_t *d, double *crossed, double *objshift)
 {
     ps_ctx_t *x = d->x;
     slp_local_problem_t *lp = x->lp;
     const slp_csr_t *a = &lp->A;
     int64_t m = d->m, n = d->n;
-    double *prop = x->cbuf, *src = x->sbuf, *dc = NULL;
+    double *dc = NULL, tightened = 0.0;
     SLP_CALL(slp_alloc(&dc, (size_t)n + 1, sizeof(double)));
     memset(dc, 0, (size_t)n * sizeof(double));
-    for (int64_t j = 0; j < 2 * n; j++) {
-        prop[j] = -INFINITY;
-        src[j] = INFINITY;
-    }
+    ps_bounds_reset(x);
     *objshift = 0.0;
     for (int pass = 0; pass < 2; pass++) {
         for (int64_t i = 0; i < m; i++) {
@@ -160,66 +154,38 @@ static slp_err survivors(dbl_t *d, double *crossed, double *objshift)
             int e = (int)d->elim[i];
             double t = SLOT(d->sl, m, 1 - e, S_VAL, i) / SLOT(d->sl, m, e, S_VAL, i);
             double q = lp->lc[i] / SLOT(d->sl, m, e, S_VAL, i), cj = SLOT(d->sl, m, e, S_OBJ, i);
-            double gs = SLOT(d->sl, m, 1 - e, S_IDX, i), lo, hi;
+            double lo, hi;
             survivor_bounds(t, q, SLOT(d->sl, m, e, S_LV, i), SLOT(d->sl, m, e, S_UV, i), &lo, &hi);
             if (pass == 0)
                 *objshift += cj * q;
-            for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
-                int32_t j = a->col_idx[k];
-                if ((double)(lp->col_lo + j) != gs)
-                    continue;
-                double gi = (double)(lp->row_lo + i);
-                if (pass == 0) {
-                    prop[j] = fmax(prop[j], lo);
-                    prop[n + j] = fmax(prop[n + j], -hi);
-                    dc[j] += cj * t;
-                } else {
-                    if (lo == prop[j] && lo > lp->lv[j])
-                        src[j] = fmin(src[j], gi);
-                    if (-hi == prop[n + j] && hi < lp->uv[j])
-                        src[n + j] = fmin(src[n + j], gi);
-                }
+            int64_t k = ps_entry_of(lp, i, SLOT(d->sl, m, 1 - e, S_IDX, i));
+            if (k < 0)
+                continue;
+            if (pass == 0) {
+                ps_bound_propose(x, a->col_idx[k], lo, hi);
+                dc[a->col_idx[k]] += cj * t;
+            } else {
+                ps_bound_source(x, a->col_idx[k], lo, hi, (double)(lp->row_lo + i));
             }
         }
         if (pass == 0) {
-            SLP_CALL(slp_max_over_col(x->grid, prop, 2 * n));
+            SLP_CALL(slp_max_over_col(x->grid, x->cbuf, 2 * n));
             SLP_CALL(slp_sum_over_col(x->grid, dc, n));
-        } else {
-            SLP_CALL(slp_comm_min(x->grid->col_comm, src, 2 * n));
         }
     }
-    *crossed = 0.0;
-    for (int64_t j = 0; j < n; j++) {
+    for (int64_t j = 0; j < n; j++)
         lp->obj[j] -= dc[j];
-        if (src[j] < INFINITY)
-            lp->lv[j] = prop[j];
-        if (src[n + j] < INFINITY)
-            lp->uv[j] = -prop[n + j];
-        if (lp->lv[j] > lp->uv[j]) {
-            double scale = 1.0 + fmax(fabs(lp->lv[j]), fabs(lp->uv[j]));
-            if (lp->lv[j] - lp->uv[j] > SLP_PS_FEAS_TOL * scale)
-                *crossed += 1.0;
-            else
-                lp->lv[j] = lp->uv[j] = 0.5 * (lp->lv[j] + lp->uv[j]);
-        }
-    }
     free(dc);
+    SLP_CALL(ps_bounds_apply(x, crossed, &tightened));
     /* The survivor's holder flags the row's entries with the bounds it set. */
     for (int64_t i = 0; i < m; i++) {
         x->row_kill[i] = d->elim[i] >= 0.0;
         x->row_flags[i] = x->row_kill[i] ? ENTRY_PIVOT | ENTRY_SURVIVOR : 0;
         if (!x->row_kill[i])
             continue;
-        double gs = SLOT(d->sl, m, 1 - (int)d->elim[i], S_IDX, i), gi = (double)(lp->row_lo + i);
-        for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
-            int32_t j = a->col_idx[k];
-            if ((double)(lp->col_lo + j) != gs)
-                continue;
-            if (src[j] == gi)
-                x->row_flags[i] |= ENTRY_SET_LO;
-            if (src[n + j] == gi)
-                x->row_flags[i] |= ENTRY_SET_HI;
-        }
+        int64_t k = ps_entry_of(lp, i, SLOT(d->sl, m, 1 - (int)d->elim[i], S_IDX, i));
+        if (k >= 0)
+            x->row_flags[i] |= ps_bound_flags(x, a->col_idx[k], (double)(lp->row_lo + i));
     }
     return SLP_OK;
 }

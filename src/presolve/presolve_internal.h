@@ -1,5 +1,5 @@
 /* Internals shared by the presolve passes (presolve.c, presolve_rows.c,
- * presolve_columns.c): the presolve record, the working state of one run and the
+ * presolve_columns.c, presolve_doubleton.c): the presolve record, the working state of one run and the
  * helpers every pass uses. docs/presolve.md describes each pass and its undo. */
 #ifndef SLP_PRESOLVE_INTERNAL_H
 #define SLP_PRESOLVE_INTERNAL_H
@@ -11,12 +11,13 @@
 #define SLP_PS_FEAS_TOL 1e-9     /* relative tolerance for crossing bounds and empty rows */
 #define SLP_PS_MAX_ROUNDS 16
 #define SLP_PS_BATCH 16
+#define SLP_PS_PIVOT_RATIO 1e-2 /* a substitution pivot is at least this times the row's largest entry */
 
 /* What undoing a stage does (docs/presolve.md "Recovery"). */
 enum {
     STAGE_FIXCOL = 0,   /* removed columns: z_j = c_j - A^T y over their stage entries */
     STAGE_SINGLETON,    /* singleton rows: a row that set a bound takes over z_k */
-    STAGE_EMPTYROW,     /* removed rows with y = 0 (empty, redundant) */
+    STAGE_EMPTYROW,     /* empty rows, removed with y = 0 */
     STAGE_FORCING,      /* forcing rows (and redundant ones): y from the forced columns' z */
     STAGE_SUBST,        /* free column singletons substituted out of their rows */
     STAGE_DOUBLETON     /* doubleton equations: one column substituted by the other */
@@ -56,8 +57,8 @@ struct slp_presolve {
     double *col_val;     /* [n_loc] value of a removed column */
     double *col_obj;     /* [n_loc] its objective when removed (substitutions change it) */
     int32_t *row_stage;  /* [m_loc] stage that removed the row, -1 if kept */
-    /* [m_loc] substituted rows (STAGE_SUBST): the right-hand side b at that stage
-     * and the row's dual y = c_j / a_ij (min form) */
+    /* [m_loc] rows of substitutions (STAGE_SUBST, STAGE_DOUBLETON): the right-hand
+     * side b at that stage; for STAGE_SUBST the row's dual y = c_j / a_ij (min form) */
     double *row_rhs, *row_dual;
     /* [n_loc] empty columns whose objective improves without limit: +1 / -1 is the
      * improving direction; the column is fixed at a finite value and the verdict is
@@ -85,6 +86,9 @@ typedef struct ps_ctx {
     int status;             /* -1 or an slp_status decided by presolve */
 } ps_ctx_t;
 
+/* Least and greatest term a x of a column with bounds [l, u] in a row activity. */
+static inline double ps_least_term(double a, double l, double u) { return a > 0.0 ? a * l : a * u; }
+static inline double ps_greatest_term(double a, double l, double u) { return a > 0.0 ? a * u : a * l; }
 
 /* Helpers (presolve.c). */
 slp_err ps_batch_sums(slp_grid_t *grid, double *col, int ncol, double *row, int nrow, double *blk,
@@ -96,6 +100,15 @@ slp_err ps_commit_stage(slp_presolve_t *p, int kind);
 slp_err ps_push_entry(slp_presolve_t *p, int64_t row, int32_t col, double val, int stage, int flags);
 void ps_add_count(slp_presolve_t *p, int kind, double rows, double cols, double nnz);
 slp_err ps_pass_fixcol(ps_ctx_t *x, int kind, const unsigned char *mask, int64_t *changed);
+int64_t ps_entry_of(const slp_local_problem_t *lp, int64_t i, double g);
+/* Column bounds proposed by rows (singleton rows, doubleton equations): reset,
+ * propose each, max cbuf over col_comm, name each source row, apply; then
+ * ps_bound_flags gives a source row's ENTRY_SET_LO / ENTRY_SET_HI. */
+void ps_bounds_reset(ps_ctx_t *x);
+void ps_bound_propose(ps_ctx_t *x, int32_t j, double lo, double hi);
+void ps_bound_source(ps_ctx_t *x, int32_t j, double lo, double hi, double row);
+slp_err ps_bounds_apply(ps_ctx_t *x, double *crossed, double *tightened);
+int ps_bound_flags(const ps_ctx_t *x, int32_t j, double row);
 
 /* Row passes (presolve_rows.c): bounds on row activities decide infeasible,
  * redundant and forcing rows. */

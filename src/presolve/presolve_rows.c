@@ -13,11 +13,6 @@
 #include "grid/reduce.h"
 #include "presolve/presolve_internal.h"
 
-/* Contributions of entry a of a column with bounds [l, u] to the least and the
- * greatest row activity. */
-static double least_term(double a, double l, double u) { return a > 0.0 ? a * l : a * u; }
-static double greatest_term(double a, double l, double u) { return a > 0.0 ? a * u : a * l; }
-
 slp_err ps_row_activity(ps_ctx_t *x, double *act)
 {
     const slp_local_problem_t *lp = x->lp;
@@ -29,7 +24,7 @@ slp_err ps_row_activity(ps_ctx_t *x, double *act)
             double v = a->val[k], l = lp->lv[a->col_idx[k]], u = lp->uv[a->col_idx[k]];
             if (v == 0.0)
                 continue;
-            double lo = least_term(v, l, u), hi = greatest_term(v, l, u);
+            double lo = ps_least_term(v, l, u), hi = ps_greatest_term(v, l, u);
             if (isfinite(lo))
                 act[ACT_LO * m + i] += lo;
             else
