@@ -126,6 +126,8 @@ struct slp_backend {
     /* dst = a * x + b * y (any of dst, x, y may alias) */
     void (*vec_axpby)(slp_backend_t *be, double *dst, double a, const double *x, double b,
                       const double *y, int64_t len);
+    /* dst = x .* y, elementwise (any may alias) */
+    void (*vec_mul)(slp_backend_t *be, double *dst, const double *x, const double *y, int64_t len);
     /* local sum of x_i * y_i */
     double (*vec_dot)(slp_backend_t *be, const double *x, const double *y, int64_t len);
 

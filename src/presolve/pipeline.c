@@ -23,12 +23,17 @@
 #include <string.h>
 
 #include "check/check_grid.h"
+#include "presolve/row_certificate.h"
 #include "core/log.h"
 #include "core/timer.h"
 #include "grid/comm.h"
 #include "solver/scaling.h"
 
-#define SLP_VERIFY_SLACK 10.0 /* verdict threshold: this factor times the tolerance */
+#define SLP_VERIFY_SLACK 10.0        /* normwise verdict threshold: this factor x the tolerance */
+#define SLP_VERIFY_COORD_SLACK 100.0 /* worst-coordinate threshold: this factor x the tolerance, */
+#define SLP_VERIFY_COORD_TOL 1e-6    /* for tolerances up to this (high-accuracy solves) */
+#define SLP_RETRIES 2                /* warm-started retries of a failed verification */
+#define SLP_RETRY_FACTOR 0.01        /* each retry's tolerance: the last one's x this */
 
 /* A result for a status decided before any iteration. */
 static slp_err decided_result(const slp_local_problem_t *lp, int status, slp_result_t *result)
@@ -60,6 +65,37 @@ static slp_settings_t follow_up(const slp_settings_t *settings, double t_start)
     return set;
 }
 
+/* A reduced cost z_j multiplies the bound its sign selects in the dual objective.
+ * When that bound is far from x_j (|x_j - bound| > 1 + |x_j|: x_j does not sit on it,
+ * and the bound may be huge, like 1e12 standing for "none"), z_j's product with the
+ * bound would swamp the gap although z_j is only a stationarity residual; it is
+ * reported as 0, which moves |z_j| into the stationarity residual instead
+ * (docs/statuses.md, "Reduced costs at far bounds"). */
+static void zero_far_bound_costs(const slp_local_problem_t *lp, slp_result_t *result)
+{
+    for (int64_t j = 0; result->rc && result->x && j < lp->n_loc; j++) {
+        double z = result->rc[j] * (lp->sense < 0 ? -1.0 : 1.0), x = result->x[j];
+        double bound = z > 0 ? lp->lv[j] : z < 0 ? lp->uv[j] : x;
+        if (isfinite(bound) && fabs(x - bound) > 1.0 + fabs(x))
+            result->rc[j] = 0.0;
+    }
+}
+
+/* The tolerances of a presolved solve are relative to the larger of the original and
+ * the reduced problem's norms. The original's alone can be out of reach: presolve
+ * moves fixed values into the row bounds, and where ||b|| was 0 (khb05250) the reduced
+ * problem's rounding alone kept 1e-8 absolute away. The reduced one's alone could be
+ * looser than the user asked; the verification on the original model catches that. */
+static void larger_norms(slp_norms_t *into, const slp_norms_t *other)
+{
+    into->c_l2 = fmax(into->c_l2, other->c_l2);
+    into->c_linf = fmax(into->c_linf, other->c_linf);
+    into->b_l2 = fmax(into->b_l2, other->b_l2);
+    into->b_linf = fmax(into->b_linf, other->b_linf);
+    into->bc_l2 = fmax(into->bc_l2, other->bc_l2);
+    into->bc_linf = fmax(into->bc_linf, other->bc_linf);
+}
+
 /* Presolve (unless off), solve, recover. *unbounded_cols receives presolve's count
  * of improving empty columns, whose ray replaces the solver's when set. */
 static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_t *settings,
@@ -67,20 +103,22 @@ static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, const slp_sett
                        slp_result_t *result, slp_presolve_stats_t *stats, int64_t *unbounded_cols)
 {
     memset(stats, 0, sizeof *stats);
+    stats->infeasible_row = -1;
     memset(result, 0, sizeof *result);
     *unbounded_cols = 0;
     if (!settings->presolve)
         return slp_solve(grid, lp, settings, inputs, be, result);
-    /* Tolerances stay relative to the original model: presolve moves fixed values
-     * into the row bounds, which can grow ||b|| and loosen the criterion. */
-    slp_norms_t original;
+    slp_norms_t original, norms;
     SLP_CALL(slp_compute_norms(grid, lp, &original));
     slp_solve_inputs_t in = *inputs;
-    if (!in.norms)
-        in.norms = &original;
     slp_presolve_t *pre = NULL;
     int decided = -1;
     slp_err rc = slp_comm_agree(grid->world, slp_presolve_run(grid, lp, &pre, &decided));
+    if (rc == SLP_OK && !in.norms) {
+        rc = slp_compute_norms(grid, lp, &norms);
+        larger_norms(&norms, &original);
+        in.norms = &norms;
+    }
     if (rc == SLP_OK) {
         *stats = *slp_presolve_stats(pre);
         *unbounded_cols = slp_presolve_unbounded_columns(pre);
@@ -123,6 +161,20 @@ static slp_err solve_copy(slp_grid_t *grid, const slp_local_problem_t *orig,
     return rc;
 }
 
+/* Adds the iterations and times of a follow-up solve `from` to `into`. */
+static void add_effort(slp_result_t *into, const slp_result_t *from)
+{
+    into->iterations += from->iterations;
+    into->restarts += from->restarts;
+    into->polish_iterations += from->polish_iterations;
+    into->boost_rises += from->boost_rises;
+    into->boost_rollbacks += from->boost_rollbacks;
+    into->scaling_seconds += from->scaling_seconds;
+    into->power_seconds += from->power_seconds;
+    into->solve_seconds += from->solve_seconds;
+    into->polish_seconds += from->polish_seconds;
+}
+
 /* An unbounded verdict needs a primal feasible point. */
 static slp_err confirm_unbounded(slp_grid_t *grid, const slp_local_problem_t *orig,
                                  const slp_settings_t *settings, double t_start, slp_backend_t *be,
@@ -142,6 +194,7 @@ static slp_err confirm_unbounded(slp_grid_t *grid, const slp_local_problem_t *or
             pobj[0] += orig->obj[j] * feas.x[j];
         SLP_CALL(slp_comm_sum(grid->world, pobj, 1));
         result->x = feas.x, result->rc = feas.rc, result->y = feas.y, result->ax = feas.ax;
+        add_effort(result, &feas);
         free(feas.ray_x);
         free(feas.ray_y);
         result->ray_x = ray;
@@ -152,10 +205,9 @@ static slp_err confirm_unbounded(slp_grid_t *grid, const slp_local_problem_t *or
         return SLP_OK;
     }
     if (feas.status == SLP_STATUS_PRIMAL_INFEASIBLE) {
+        add_effort(&feas, result);
         slp_result_free(result);
-        int64_t iterations = result->iterations + feas.iterations;
         *result = feas;
-        result->iterations = iterations;
         slp_log("Verdict: the feasibility problem is primal infeasible\n");
         return SLP_OK;
     }
@@ -169,11 +221,27 @@ static slp_err confirm_unbounded(slp_grid_t *grid, const slp_local_problem_t *or
 }
 
 /* A primal infeasible verdict reached without a usable Farkas ray (decided by
- * presolve, or a ray of the reduced problem): look for one on the original problem. */
+ * presolve, or a ray of the reduced problem): the row presolve names when its ray
+ * proves it on the original problem, else a solve of the original problem. */
 static slp_err certify_infeasible(slp_grid_t *grid, const slp_local_problem_t *orig,
-                                  const slp_settings_t *settings, double t_start,
+                                  const slp_settings_t *settings,
+                                  const slp_presolve_stats_t *stats, double t_start,
                                   slp_backend_t *be, slp_result_t *result)
 {
+    if (stats->infeasible_row >= 0) {
+        double *ray = NULL;
+        int proves = 0;
+        SLP_CALL(slp_row_certificate(grid, orig, stats->infeasible_row, stats->infeasible_side,
+                                     &ray, &proves));
+        if (proves) {
+            free(result->ray_y);
+            result->ray_y = ray;
+            slp_log("Verdict: Farkas certificate from row %lld (y = %se_i on the original "
+                    "bounds)\n", (long long)stats->infeasible_row + 1,
+                    stats->infeasible_side > 0 ? "-" : "+");
+            return SLP_OK;
+        }
+    }
     slp_settings_t set = follow_up(settings, t_start);
     set.presolve = 0;
     /* The status is already proven; the certificate is worth a bounded effort only. */
@@ -190,6 +258,7 @@ static slp_err certify_infeasible(slp_grid_t *grid, const slp_local_problem_t *o
         slp_log("Verdict: primal infeasible by presolve; no Farkas ray found on the original "
                 "problem (%s)\n", slp_status_name(cert.status));
     }
+    add_effort(result, &cert);
     slp_result_free(&cert);
     return SLP_OK;
 }
@@ -205,51 +274,89 @@ static void verify_tolerances(const slp_settings_t *s, double *primal, double *d
     *gap = fmax(s->eps_abs, s->gap_rel);
 }
 
-/* Whether the result meets the user's criterion in original coordinates. */
+/* Whether the result meets the user's criterion in original coordinates: the
+ * normwise criteria within SLACK x the tolerance and, for a high-accuracy solve, the
+ * worst coordinate (the checker's coordinatewise and sign criteria) within
+ * COORD_SLACK x it. */
 static slp_err verify_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
-                              const slp_settings_t *settings, const slp_result_t *result, int *ok)
+                              const slp_settings_t *settings, slp_result_t *result, int *ok)
 {
+    zero_far_bound_costs(orig, result);
     slp_check_result_t chk;
     SLP_CALL(slp_check_grid(grid, orig, result->x, result->y, result->rc, NAN, &chk));
     double tp, td, tg;
     verify_tolerances(settings, &tp, &td, &tg);
-    double primal = fmax(chk.value[SLP_CHECK_BOUND_NORM], chk.value[SLP_CHECK_ROW_NORM]);
-    double dual = chk.value[SLP_CHECK_STAT_NORM];
-    double gap = chk.value[SLP_CHECK_GAP];
+    const double *v = chk.value;
+    double primal = fmax(v[SLP_CHECK_BOUND_NORM], v[SLP_CHECK_ROW_NORM]);
+    double dual = v[SLP_CHECK_STAT_NORM];
+    double gap = v[SLP_CHECK_GAP];
+    double coord = fmax(fmax(v[SLP_CHECK_BOUND_COORD], v[SLP_CHECK_ROW_COORD]),
+                        fmax(v[SLP_CHECK_STAT_COORD],
+                             fmax(v[SLP_CHECK_ROW_DUAL_SIGN], v[SLP_CHECK_REDUCED_COST_SIGN])));
+    double t = fmax(tp, td);
+    int coord_ok = t > SLP_VERIFY_COORD_TOL || coord <= SLP_VERIFY_COORD_SLACK * t;
     *ok = chk.all_finite && primal <= SLP_VERIFY_SLACK * tp && dual <= SLP_VERIFY_SLACK * td &&
-          gap <= SLP_VERIFY_SLACK * tg;
-    slp_log("Verification on the original model: primal %.3e, dual %.3e, gap %.3e: %s\n", primal,
-            dual, gap, *ok ? "meets the tolerance" : "FAILS the tolerance");
+          gap <= SLP_VERIFY_SLACK * tg && coord_ok;
+    slp_log("Verification on the original model: primal %.3e, dual %.3e, gap %.3e, worst "
+            "coordinate %.3e: %s\n", primal, dual, gap, coord,
+            *ok ? "meets the tolerance" : "FAILS the tolerance");
     return SLP_OK;
 }
 
-/* One retry of a failed verification: no presolve, warm start, tolerance / 100. */
+/* Settings of a verification retry: no presolve, every tolerance times `factor`. */
+static slp_settings_t tightened(const slp_settings_t *settings, double t_start, double factor)
+{
+    slp_settings_t set = follow_up(settings, t_start);
+    set.presolve = 0;
+    set.tol *= factor;
+    set.eps_abs *= factor;
+    set.eps_rel *= factor;
+    set.gap_rel *= factor;
+    return set;
+}
+
+/* A status that says the solve was cut short, not that it failed. */
+static int stopped_early(slp_status s)
+{
+    return s == SLP_STATUS_INTERRUPTED || s == SLP_STATUS_TIME_LIMIT ||
+           s == SLP_STATUS_ITERATION_LIMIT;
+}
+
+/* Retries of a failed verification, each warm-started from the last point at a
+ * tolerance SLP_RETRY_FACTOR times tighter; the first that verifies replaces the
+ * result. When none does, the status is numerical_error (time_limit or interrupted
+ * when the retry stopped for that reason) and the last point is reported. */
 static slp_err retry_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
                              const slp_settings_t *settings, double t_start, slp_backend_t *be,
                              slp_result_t *result)
 {
-    slp_settings_t set = follow_up(settings, t_start);
-    set.presolve = 0;
-    set.tol *= 0.01;
-    set.eps_abs *= 0.01;
-    set.eps_rel *= 0.01;
-    set.gap_rel *= 0.01;
-    slp_solve_inputs_t start = {.x0 = result->x, .y0 = result->y};
-    slp_result_t again;
-    SLP_CALL(solve_copy(grid, orig, &set, &start, 0, be, &again));
-    int ok = 0;
-    if (again.status == SLP_STATUS_OPTIMAL)
-        SLP_CALL(verify_optimal(grid, orig, settings, &again, &ok));
-    if (ok) {
-        int64_t iterations = result->iterations + again.iterations;
-        slp_result_free(result);
-        *result = again;
-        result->iterations = iterations;
-        return SLP_OK;
+    slp_status failed = SLP_STATUS_NUMERICAL_ERROR;
+    double factor = 1.0;
+    for (int k = 0; k < SLP_RETRIES; k++) {
+        factor *= SLP_RETRY_FACTOR;
+        slp_settings_t set = tightened(settings, t_start, factor);
+        slp_log("Verdict: retry %d at tolerance x %.0e, warm-started, without presolve\n", k + 1,
+                factor);
+        slp_solve_inputs_t start = {.x0 = result->x, .y0 = result->y};
+        slp_result_t again;
+        SLP_CALL(solve_copy(grid, orig, &set, &start, 0, be, &again));
+        int ok = 0;
+        if (again.status == SLP_STATUS_OPTIMAL)
+            SLP_CALL(verify_optimal(grid, orig, settings, &again, &ok));
+        if (again.status == SLP_STATUS_OPTIMAL) {
+            add_effort(&again, result);
+            slp_result_free(result); /* the tighter point is the better one */
+            *result = again;
+        } else {
+            add_effort(result, &again);
+            failed = stopped_early(again.status) ? again.status : SLP_STATUS_NUMERICAL_ERROR;
+            slp_result_free(&again);
+        }
+        if (ok)
+            return SLP_OK;
+        if (failed != SLP_STATUS_NUMERICAL_ERROR)
+            break;
     }
-    slp_status failed = again.status == SLP_STATUS_INTERRUPTED ? SLP_STATUS_INTERRUPTED
-                                                               : SLP_STATUS_NUMERICAL_ERROR;
-    slp_result_free(&again);
     result->status = failed;
     slp_log("Verdict: the solution does not meet the tolerance on the original model: "
             "status %s\n", slp_status_name(failed));
@@ -275,8 +382,8 @@ static slp_err original_get(slp_grid_t *grid, original_t *o, const slp_local_pro
 }
 
 static slp_err verdict(slp_grid_t *grid, original_t *o, const slp_settings_t *settings,
-                       double t_start, int64_t unbounded_cols, int reduced, slp_backend_t *be,
-                       slp_result_t *result)
+                       double t_start, const slp_presolve_stats_t *stats, int64_t unbounded_cols,
+                       int reduced, slp_backend_t *be, slp_result_t *result)
 {
     const slp_local_problem_t *orig = NULL;
     if (result->status == SLP_STATUS_OPTIMAL && unbounded_cols > 0) {
@@ -295,7 +402,7 @@ static slp_err verdict(slp_grid_t *grid, original_t *o, const slp_settings_t *se
     }
     if (result->status == SLP_STATUS_PRIMAL_INFEASIBLE && (reduced || !result->ray_y)) {
         SLP_CALL(original_get(grid, o, &orig));
-        return certify_infeasible(grid, orig, settings, t_start, be, result);
+        return certify_infeasible(grid, orig, settings, stats, t_start, be, result);
     }
     if (result->status == SLP_STATUS_OPTIMAL) {
         int ok = 0;
@@ -327,7 +434,7 @@ slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
                          stats, &unbounded_cols);
     int reduced = stats->total.rows + stats->total.cols + stats->total.nnz > 0 || unbounded_cols > 0;
     if (rc == SLP_OK)
-        rc = verdict(grid, &orig, settings, t_start, unbounded_cols, reduced, be, result);
+        rc = verdict(grid, &orig, settings, t_start, stats, unbounded_cols, reduced, be, result);
     slp_local_problem_free(&orig.lp);
     return slp_comm_agree(grid->world, rc);
 }

@@ -497,6 +497,7 @@ static slp_err create(const slp_local_problem_t *lp, slp_presolve_t **out)
     p->n_loc = n;
     p->row_lo = lp->row_lo;
     p->col_lo = lp->col_lo;
+    p->stats.infeasible_row = -1;
     SLP_CALL(slp_alloc(&p->c, (size_t)n + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&p->lv, (size_t)n + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&p->uv, (size_t)n + 1, sizeof(double)));

@@ -66,6 +66,10 @@ typedef struct slp_presolve_stats {
     slp_presolve_count_t total;  /* sum over the kinds */
     int64_t nnz_before;          /* global nonzeros before presolve */
     int rounds;                  /* rounds run */
+    /* A row whose activity bounds exclude its bounds (-1: none): its global index and
+     * the side, +1 when the least activity exceeds uc, -1 when the greatest is below lc */
+    int64_t infeasible_row;
+    int infeasible_side;
     double seconds;              /* wall clock of slp_presolve_run */
 } slp_presolve_stats_t;
 

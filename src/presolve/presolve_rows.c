@@ -62,7 +62,8 @@ static double row_tolerance(const ps_ctx_t *x, const double *act, int64_t i)
 /* Classify every kept row with entries: row_kill, row_flags (ENTRY_FORCE_*), and
  * the counts (rows, their local entries) of each kind in cnt[0..5): redundant
  * rows, redundant entries, forcing rows, forcing entries, infeasible rows; *first_bad
- * is the lowest global index of an infeasible row (or +inf). */
+ * is 2 g + (0: least activity above uc, 1: greatest below lc) for the lowest global
+ * index g of an infeasible row (or +inf). */
 static void classify_rows(ps_ctx_t *x, const double *act, double *cnt, double *first_bad)
 {
     slp_local_problem_t *lp = x->lp;
@@ -77,7 +78,8 @@ static void classify_rows(ps_ctx_t *x, const double *act, double *cnt, double *f
         double local = (double)(a->row_ptr[i + 1] - a->row_ptr[i]);
         if (lo > lp->uc[i] + tol || hi < lp->lc[i] - tol) {
             cnt[4] += 1.0;
-            *first_bad = fmin(*first_bad, (double)(lp->row_lo + i));
+            double side = lo > lp->uc[i] + tol ? 0.0 : 1.0;
+            *first_bad = fmin(*first_bad, 2.0 * (double)(lp->row_lo + i) + side);
         } else if (lo >= lp->lc[i] - tol && hi <= lp->uc[i] + tol) {
             x->row_kill[i] = 1;
             cnt[0] += 1.0;
@@ -152,8 +154,14 @@ slp_err ps_pass_activity(ps_ctx_t *x, int64_t *changed)
     SLP_CALL(slp_comm_min(x->grid->world, &first_bad, 1));
     if (rowv[2] > 0.0) {
         x->status = SLP_STATUS_PRIMAL_INFEASIBLE;
-        slp_log("Presolve: row %.0f cannot meet its bounds: its activity bounds exclude them "
-                "(%.0f such row%s)\n", first_bad + 1.0, rowv[2], rowv[2] == 1.0 ? "" : "s");
+        double row = floor(first_bad / 2.0);
+        int above = first_bad - 2.0 * row == 0.0;
+        p->stats.infeasible_row = (int64_t)row;
+        p->stats.infeasible_side = above ? 1 : -1;
+        slp_log("Presolve: row %.0f cannot meet its bounds: its %s activity is %s its %s bound "
+                "(%.0f such row%s)\n", row + 1.0, above ? "least" : "greatest",
+                above ? "above" : "below", above ? "upper" : "lower", rowv[2],
+                rowv[2] == 1.0 ? "" : "s");
         return SLP_OK;
     }
     if (rowv[0] + rowv[1] == 0.0)

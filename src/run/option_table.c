@@ -58,6 +58,10 @@ static const slp_option_t TABLE[] = {
     /* method */
     {"presolve", NULL, SLP_OPT_BOOL, SOLVER(presolve), 0, 0, NULL, NULL, "method", NULL,
      "distributed presolve (docs/presolve.md)"},
+    {"geo-scaling", NULL, SLP_OPT_INT, SOLVER(geo_iters), 0, 1000, NULL, NULL, "method", "N",
+     "geometric-mean scaling passes before Ruiz (docs/algorithm.md section 2; 0: none)"},
+    {"step-boost", NULL, SLP_OPT_BOOL, SOLVER(step_boost), 0, 0, NULL, NULL, "method", NULL,
+     "active-set step-size boost (docs/algorithm.md section 3)"},
     {"polish", NULL, SLP_OPT_BOOL, SOLVER(polish), 0, 0, NULL, NULL, "method", NULL,
      "feasibility polishing (docs/polishing.md)"},
     {"relax", "solve_relaxation", SLP_OPT_BOOL, RUN(relax), 0, 0, NULL, NULL, "method", NULL,

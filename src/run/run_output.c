@@ -175,6 +175,9 @@ static void log_final_block(const slp_result_t *res, const slp_run_info_t *info,
     if (res->polish_iterations > 0)
         slp_log("Polishing           : %lld iterations, %.3f s (included in solve)\n",
                 (long long)res->polish_iterations, res->polish_seconds);
+    if (res->boost_rises > 0)
+        slp_log("Step boost          : %lld step-size rises, %lld rollbacks\n",
+                (long long)res->boost_rises, (long long)res->boost_rollbacks);
     slp_log("Time                : read %.3f s, scaling %.3f s, step size %.3f s, solve %.3f s, "
             "total %.3f s\n",
             info->read_seconds, res->scaling_seconds, res->power_seconds, res->solve_seconds, total);
@@ -219,6 +222,8 @@ static slp_err write_json(const char *path, const slp_result_t *res, const slp_r
     slp_json_number(&j, "scaling_seconds", res->scaling_seconds);
     slp_json_number(&j, "power_iteration_seconds", res->power_seconds);
     slp_json_int(&j, "polish_iterations", res->polish_iterations);
+    slp_json_int(&j, "boost_rises", res->boost_rises);
+    slp_json_int(&j, "boost_rollbacks", res->boost_rollbacks);
     slp_json_number(&j, "polish_seconds", res->polish_seconds);
     slp_json_number(&j, "rel_primal_residual", res->rel_primal_residual);
     slp_json_number(&j, "rel_dual_residual", res->rel_dual_residual);

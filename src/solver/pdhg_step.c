@@ -157,6 +157,8 @@ slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_scalars_t *chk, int combined)
     double fpe2 = s->omega * col[SLP_COL_DX2] + row[SLP_ROW_DY2] / s->omega +
                   2.0 * s->eta * col[SLP_COL_DXQ];
     chk->fpe = sqrt(fmax(fpe2, 0.0));
+    double fpe2_eta0 = fpe2 + 2.0 * (s->eta0 - s->eta) * col[SLP_COL_DXQ];
+    chk->fpe_eta0 = sqrt(fmax(fpe2_eta0, 0.0));
     double tb = s->theta_b, tc = s->theta_c;
     chk->rp = slp_pdhg_norm(s, sqrt(row[SLP_ROW_RP2]), row[SLP_ROW_RPMAX]) / tb;
     chk->rd = slp_pdhg_norm(s, sqrt(col[SLP_COL_RD2]), col[SLP_COL_RDMAX]) / tc;
@@ -197,6 +199,7 @@ slp_err slp_pdhg_window(slp_pdhg_t *s, slp_loop_t *loop, int iters, slp_check_sc
             slp_check_scalars_t first;
             SLP_CALL(slp_pdhg_measure(s, &first, 0));
             loop->fpe0 = first.fpe; /* r(z0) of the new epoch */
+            loop->fpe0_eta0 = first.fpe_eta0;
         }
     }
     /* A device fault (sticky backend error) ends the run here, on every rank. */

@@ -136,6 +136,50 @@ static slp_err scaling_pass(slp_grid_t *grid, slp_local_problem_t *lp, slp_scali
     return SLP_OK;
 }
 
+/* Factors sqrt(min |a| * max |a|) over the nonzeros of each row (side 0) or column
+ * (side 1) into f; 1 for an empty line. The minimum is reduced as the maximum of
+ * 1/|a|, so both statistics use the max reduction. */
+static slp_err geometric_factors(slp_grid_t *grid, const slp_csr_t *a, int side, double *f,
+                                 int64_t len)
+{
+    double *inv = NULL;
+    SLP_CALL(slp_alloc(&inv, (size_t)len + 1, sizeof(double)));
+    memset(f, 0, (size_t)len * sizeof(double));
+    memset(inv, 0, (size_t)len * sizeof(double));
+    for (int64_t i = 0; i < a->rows; i++) {
+        for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
+            double v = fabs(a->val[k]);
+            int64_t at = side == 0 ? i : a->col_idx[k];
+            f[at] = fmax(f[at], v);
+            inv[at] = fmax(inv[at], 1.0 / v);
+        }
+    }
+    slp_err rc = side == 0 ? slp_max_over_row(grid, f, len) : slp_max_over_col(grid, f, len);
+    if (rc == SLP_OK)
+        rc = side == 0 ? slp_max_over_row(grid, inv, len) : slp_max_over_col(grid, inv, len);
+    for (int64_t k = 0; k < len; k++)
+        f[k] = inv[k] > 0 ? f[k] / inv[k] : 0.0; /* max |a| / (1 / min |a|) */
+    free(inv);
+    factors_from(f, len);
+    return rc;
+}
+
+/* One geometric-mean pass (Gurobi's ScaleFlag, as cuPDLPx uses it): the rows, then
+ * the columns of the row-scaled matrix. */
+static slp_err geometric_pass(slp_grid_t *grid, slp_local_problem_t *lp, slp_scaling_t *sc,
+                              double *r, double *s)
+{
+    for (int64_t j = 0; j < lp->n_loc; j++)
+        s[j] = 1.0;
+    SLP_CALL(geometric_factors(grid, &lp->A, 0, r, lp->m_loc));
+    apply_factors(lp, sc, r, s);
+    for (int64_t i = 0; i < lp->m_loc; i++)
+        r[i] = 1.0;
+    SLP_CALL(geometric_factors(grid, &lp->A, 1, s, lp->n_loc));
+    apply_factors(lp, sc, r, s);
+    return SLP_OK;
+}
+
 /* HPR-LP style: theta_b = 1/(1 + ||b~||), theta_c = 1/(1 + ||c~||) on the scaled data. */
 static slp_err bound_objective_rescaling(slp_grid_t *grid, slp_local_problem_t *lp,
                                          slp_scaling_t *sc)
@@ -183,6 +227,8 @@ slp_err slp_scale(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
             sc->drow[i] = 1.0;
         for (int64_t j = 0; j < lp->n_loc; j++)
             sc->dcol[j] = 1.0;
+        for (int it = 0; rc == SLP_OK && it < settings->geo_iters; it++)
+            rc = geometric_pass(grid, lp, sc, r, s);
         for (int it = 0; rc == SLP_OK && it < settings->ruiz_iters; it++)
             rc = scaling_pass(grid, lp, sc, 1, 0.0, r, s);
         if (rc == SLP_OK && settings->pock_chambolle)

@@ -18,12 +18,13 @@ typedef struct slp_settings {
     double eps_rel;
     double gap_rel;
     slp_norm norm;       /* L2 (default) or L-infinity, for both forms */
-    double eps_infeas;   /* ray test tolerance (1e-10) */
+    double eps_infeas;   /* ray test tolerance (1e-8) */
 
     double time_limit;   /* seconds of wall clock from the start of the main loop (3600) */
     int64_t iter_limit;  /* INT64_MAX */
     int eval_freq;       /* 200 */
 
+    int geo_iters;       /* geometric-mean passes before Ruiz (12) */
     int ruiz_iters;      /* 10 */
     int pock_chambolle;  /* 1 */
     double pc_alpha;     /* 1.0 */
@@ -35,6 +36,7 @@ typedef struct slp_settings {
     double pid_kp, pid_ki, pid_kd, pid_decay; /* 0.99, 0.01, 0, 0.3 */
 
     int polish;          /* feasibility polishing (off) */
+    int step_boost;      /* active-set step-size boost (off) */
     int presolve;        /* distributed presolve (on) */
     int threads;         /* CPU threads per rank (0 = default) */
     int comm_support;    /* 1: support-aware communication plan (--comm support) */

@@ -132,15 +132,21 @@ static slp_err row_dots(slp_grid_t *grid, double *sums, int count)
 }
 
 /* w = M q: A~^T q summed over the grid column, A~ (A~^T q) over the grid row; the dots
- * count grid column 0's copy, so every replica is made whole. */
+ * count grid column 0's copy, so every replica is made whole. With masks, M is
+ * D_rows A~ D_cols A~^T D_rows (q is kept masked). */
 static slp_err apply_m(slp_backend_t *be, slp_exchange_t *ex, const slp_block_t *a,
-                       const double *q, double *work_n, double *w)
+                       const slp_sigma_mask_t *mask, const double *q, double *work_n, double *w)
 {
     be->spmv_t(be, a, q, work_n);
     SLP_CALL(slp_exchange_sum_cols(ex, work_n));
+    if (mask)
+        be->vec_mul(be, work_n, work_n, mask->cols, mask->n);
     be->spmv(be, a, work_n, w);
     SLP_CALL(slp_exchange_sum_rows(ex, w));
-    return slp_exchange_sync_rows(ex, &w, 1);
+    SLP_CALL(slp_exchange_sync_rows(ex, &w, 1));
+    if (mask)
+        be->vec_mul(be, w, w, mask->rows, mask->m);
+    return SLP_OK;
 }
 
 typedef struct lanczos {
@@ -149,7 +155,7 @@ typedef struct lanczos {
 } lanczos_t;
 
 static slp_err lanczos(slp_grid_t *grid, slp_backend_t *be, slp_exchange_t *ex,
-                       const slp_block_t *a, int64_t m_loc, double *q, double *q_prev,
+                       const slp_block_t *a, const slp_sigma_mask_t *mask, int64_t m_loc, double *q, double *q_prev,
                        double *w, double *work_n, double deadline, lanczos_t *t,
                        double *lambda, int *iterations)
 {
@@ -161,7 +167,7 @@ static slp_err lanczos(slp_grid_t *grid, slp_backend_t *be, slp_exchange_t *ex,
     be->vec_axpby(be, q, 1.0 / norm, q, 0.0, q, m_loc);
     be->vec_fill(be, q_prev, 0.0, m_loc);
     for (int k = 0; k < SLP_LANCZOS_MAX_STEPS; k++) {
-        SLP_CALL(apply_m(be, ex, a, q, work_n, w));
+        SLP_CALL(apply_m(be, ex, a, mask, q, work_n, w));
         double alpha[1] = {be->vec_dot(be, q, w, m_loc)};
         SLP_CALL(row_dots(grid, alpha, 1));
         /* w -= alpha q + beta_{k-1} q_prev */
@@ -194,7 +200,7 @@ static slp_err lanczos(slp_grid_t *grid, slp_backend_t *be, slp_exchange_t *ex,
 }
 
 slp_err slp_sigma_max_estimate(slp_grid_t *grid, slp_backend_t *be, slp_exchange_t *ex,
-                            const slp_block_t *a,
+                            const slp_block_t *a, const slp_sigma_mask_t *mask,
                             int64_t m_loc, int64_t n_loc, int64_t row_lo, double *work_m,
                             double *work_m2, double *work_n, double deadline, double *sigma_max,
                             int *iterations)
@@ -210,10 +216,12 @@ slp_err slp_sigma_max_estimate(slp_grid_t *grid, slp_backend_t *be, slp_exchange
         for (int64_t i = 0; i < m_loc; i++)
             start[i] = slp_normal_at(1, (uint64_t)(row_lo + i));
         rc = be->vec_upload(be, work_m, start, m_loc);
+        if (mask)
+            be->vec_mul(be, work_m, work_m, mask->rows, m_loc);
     }
     double lambda = 0.0;
     if (rc == SLP_OK)
-        rc = lanczos(grid, be, ex, a, m_loc, work_m, work_m2, w, work_n, deadline, t, &lambda,
+        rc = lanczos(grid, be, ex, a, mask, m_loc, work_m, work_m2, w, work_n, deadline, t, &lambda,
                      iterations);
     if (rc == SLP_OK && lambda > 0.0)
         *sigma_max = sqrt(lambda);

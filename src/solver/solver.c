@@ -289,6 +289,7 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, double t_entry, slp
     double t0 = slp_wall_seconds();
     int64_t dropped = 0;
     SLP_CALL(slp_preprocess(lp, &dropped));
+    s->row_lo = lp->row_lo;
     /* Every rank holds a distinct block, so the world sum counts each entry once. */
     double drop_sum[1] = {(double)dropped};
     SLP_CALL(slp_comm_sum(s->grid->world, drop_sum, 1));
@@ -321,9 +322,10 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, double t_entry, slp
     double sigma_max = 0.0;
     int power_iters = 0;
     /* work vectors: y/yhat (m) and g (n) are free before the first iteration */
-    SLP_CALL(slp_sigma_max_estimate(s->grid, s->be, s->ex, s->a, s->m, s->n, lp->row_lo, s->h, s->dy,
+    SLP_CALL(slp_sigma_max_estimate(s->grid, s->be, s->ex, s->a, NULL, s->m, s->n, lp->row_lo, s->h, s->dy,
                                  s->g, t_entry + s->set->time_limit, &sigma_max, &power_iters));
     s->eta = sigma_max > 0.0 ? 0.998 / sigma_max : 1.0;
+    s->eta0 = s->eta;
     s->omega = 1.0;
     if (!s->set->bound_obj_rescaling)
         s->omega = (1.0 + s->norms.c_l2) / (1.0 + s->norms.b_l2);
@@ -431,12 +433,15 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result
     slp_polish_t *polish = NULL;
     if (set->polish)
         SLP_CALL(slp_polish_create(s, &polish));
+    slp_boost_t *boost = NULL;
+    slp_err rc = slp_comm_agree(s->grid->world, slp_boost_create(s, &boost));
     slp_check_scalars_t chk = {0};
     int status = -1;
     /* --resume: the saved state replaces the fresh one; the clock goes on from the
      * saved run's (checkpoint.c). */
     double resumed_elapsed = 0.0;
-    slp_err rc = slp_checkpoint_resume(s, &loop, &resumed_elapsed);
+    if (rc == SLP_OK)
+        rc = slp_checkpoint_resume(s, &loop, &resumed_elapsed);
     start -= resumed_elapsed;
     if (rc == SLP_OK) {
         log_header();
@@ -468,8 +473,14 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result
         if (status < 0 && interrupted)
             status = SLP_STATUS_INTERRUPTED;
         if (status < 0) {
-            slp_pdhg_after_check(s, &loop, &chk);
-            if (polish && slp_polish_due(polish, s, loop.total, &chk)) {
+            int rolled_back = 0;
+            rc = slp_boost_after_check(boost, s, &loop, &chk, &rolled_back);
+            int64_t restarts = loop.restarts;
+            if (rc == SLP_OK && !rolled_back)
+                slp_pdhg_after_check(s, &loop, &chk);
+            if (rc == SLP_OK && !rolled_back && loop.restarts > restarts)
+                rc = slp_boost_at_restart(boost, s, &loop, &chk);
+            if (rc == SLP_OK && polish && slp_polish_due(polish, s, loop.total, &chk)) {
                 int optimal = 0;
                 rc = slp_polish_run(polish, s, loop.total, start + set->time_limit, &chk, &optimal);
                 if (optimal)
@@ -491,6 +502,13 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result
         res->polish_seconds = slp_polish_seconds(polish);
     }
     slp_polish_destroy(&polish);
+    res->boost_rises = slp_boost_rises(boost);
+    res->boost_rollbacks = slp_boost_rollbacks(boost);
+    if (boost)
+        slp_log_verbose("step boost: %lld rises, %lld rollbacks, final eta %.6e (initial %.6e)\n",
+                        (long long)res->boost_rises, (long long)res->boost_rollbacks, s->eta,
+                        s->eta0);
+    slp_boost_destroy(s, &boost);
     SLP_CALL(rc);
     slp_plan_traffic_t traffic;
     SLP_CALL(slp_plan_traffic(s->plan, s->grid, &traffic));

@@ -46,6 +46,7 @@ typedef struct slp_result {
      * primal_ray_obj < 0 and primal_ray_infeas / -primal_ray_obj <= eps. */
     double primal_ray_obj, primal_ray_infeas, dual_ray_obj, dual_ray_infeas;
     double scaling_seconds, power_seconds, solve_seconds; /* wall clock phases */
+    int64_t boost_rises, boost_rollbacks; /* step-size boost (0 when off) */
     int64_t polish_iterations;  /* iterations spent in polishing phases (not in `iterations`) */
     double polish_seconds;      /* their wall time (included in solve_seconds) */
     int64_t dropped_entries;  /* |a| <= 1e-9 entries removed, global */

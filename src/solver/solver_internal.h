@@ -33,6 +33,8 @@ typedef struct {
     double theta_b, theta_c, obj_const;
     slp_norms_t norms;
     double eta, omega;
+    double eta0;                  /* step size from the norm estimate (the boost's floor) */
+    int64_t row_lo;               /* global index of this rank's first row */
     double omega0;                /* initial primal weight (polishing phases keep it) */
     double comm_seconds;          /* wall time inside the products' sums (this rank) */
     double seconds_per_iter;      /* agreed estimate (time limit: the last window's length) */
@@ -67,6 +69,7 @@ void slp_state_destroy(slp_pdhg_t *s, unsigned flags);
 /* Scalars of one check, identical on every rank. */
 typedef struct {
     double fpe;
+    double fpe_eta0;             /* the FPE in the metric of the initial step size eta0 */
     double rp, rd, gap;          /* absolute residuals (termination norm), original space */
     double rel_p, rel_d, rel_gap;
     double pobj, dobj;           /* minimisation form */
@@ -91,6 +94,7 @@ typedef struct {
     int64_t epoch;        /* iterations since the last restart */
     int64_t restarts, checks;
     double fpe0;          /* FPE at the first iteration of the epoch */
+    double fpe0_eta0;     /* the same in the metric of eta0 (step boost) */
     double fpe_last;      /* FPE at the previous check (+inf right after a restart) */
     slp_pid_t pid;
     int use_pid;          /* PID primal-weight updates at restarts (off while polishing) */
@@ -125,6 +129,20 @@ int slp_pdhg_should_restart(const slp_pdhg_t *s, int64_t total, int64_t epoch, d
 void slp_pdhg_restart_at_pdhg_point(slp_pdhg_t *s);
 /* The restart test after a check and, when it fires, the restart itself. */
 void slp_pdhg_after_check(slp_pdhg_t *s, slp_loop_t *loop, const slp_check_scalars_t *chk);
+
+/* step_boost.c: the active-set step-size boost (NULL when off). */
+typedef struct slp_boost slp_boost_t;
+slp_err slp_boost_create(slp_pdhg_t *s, slp_boost_t **out);
+void slp_boost_destroy(slp_pdhg_t *s, slp_boost_t **boost);
+/* After a check that did not end the run: roll back a rise that made the FPE grow
+ * (*rolled_back = 1: a new epoch from the saved point), else update the active set. */
+slp_err slp_boost_after_check(slp_boost_t *b, slp_pdhg_t *s, slp_loop_t *loop,
+                              const slp_check_scalars_t *chk, int *rolled_back);
+/* After a restart: estimate ||A_{B,F}|| when due and raise eta when that allows. */
+slp_err slp_boost_at_restart(slp_boost_t *b, slp_pdhg_t *s, slp_loop_t *loop,
+                             const slp_check_scalars_t *chk);
+int64_t slp_boost_rises(const slp_boost_t *b);
+int64_t slp_boost_rollbacks(const slp_boost_t *b);
 
 /* polish.c: PDLP-style feasibility polishing. */
 typedef struct slp_polish slp_polish_t;

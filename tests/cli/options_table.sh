@@ -23,8 +23,9 @@ for name in $(sed -n 's/^| `--\([a-z-]*\).*/\1/p' "$TMP/table.md"); do
 done
 
 # 2. spellings of one setting give the same run
+# the run's iterations and the nonzeros presolve removed (both change with the setting)
 iters() { "$BIN" solve "$MODEL" --quiet --json "$TMP/j.json" "$@" > /dev/null 2> "$TMP/err" &&
-          sed -n 's/.*"iterations": \([0-9]*\).*/\1/p' "$TMP/j.json"; }
+          echo "$(sed -n 's/.*"iterations": \([0-9]*\).*/\1/p' "$TMP/j.json")/$(sed -n 's/.*"nnz_removed": \([0-9]*\).*/\1/p' "$TMP/j.json")"; }
 ref=$(iters --tol 1e-6 --no-presolve)
 [ -n "$ref" ] || bad "reference run failed: $(cat "$TMP/err")"
 for spelling in "--presolve=off" "--presolve off" "--presolve false" "--presolve=0"; do
@@ -35,9 +36,9 @@ done
 got=$(iters --tol 1e-6 --presolve choose)
 on=$(iters --tol 1e-6)
 [ "$got" = "$on" ] || bad "--presolve choose ($got) is not the default ($on)"
-[ "$on" != "$ref" ] || bad "presolve on and off ran the same iterations ($on): the setting did nothing"
+[ "$on" != "$ref" ] || bad "presolve on and off gave the same run (iterations/removed $on): the setting did nothing"
 got=$(iters --tol 1e-6 --iter_limit 400 --time_limit 100)
-[ "$got" = 400 ] || bad "--iter_limit 400 (underscores) ran $got"
+[ "${got%%/*}" = 400 ] || bad "--iter_limit 400 (underscores) ran ${got%%/*}"
 
 # 3. bad names and values: one line naming the option
 refuse() { # EXPECTED-TEXT ARGS...

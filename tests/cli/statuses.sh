@@ -52,6 +52,12 @@ expect() { # FILE STATUS
 expect fixed-cancel-infeasible.mps Infeasible
 expect pulp-relaxation-infeasible.mps Infeasible
 expect primal-dual-infeasible.mps Infeasible
+expect activity-infeasible.mps Infeasible
+# ... decided by presolve, certified by the row it names (no solve of the original)
+for grid in 1x1 2x2; do
+    grep -q "Farkas certificate from row 1 " "$TMP/activity-infeasible.$grid.log" && ok ||
+        bad "activity-infeasible $grid: the certificate is not presolve's row"
+done
 expect unbounded.mps Unbounded
 expect unbounded-empty-column.mps Unbounded
 
@@ -64,6 +70,27 @@ printf 'Model status\nInfeasible\n\n# Primal solution values\nNone\n\n# Dual sol
 "$BIN" solve "$SHARED/lp/netlib-infeas/cplex1.mps.gz" --time-limit 120 --sol "$TMP/cplex1.sol" > "$TMP/cplex1.log" 2>&1
 got=$(status_of "$TMP/cplex1.log")
 [ "$got" = Infeasible ] && ok || bad "cplex1: '$got', want Infeasible"
+
+# Optimal means optimal on the original model, worst coordinate included: these LPs'
+# 1e-8 optima once failed `check --tol 1e-6` (mas74/mas76: a 1e12 "upper bound"
+# whose reduced cost swamped the gap; pds-02, fiber, modglob: one coordinate; fit1d:
+# reduced costs judged against scaled bounds; khb05250: presolve's fixed values made
+# 1e-8 unreachable relative to the original ||b|| = 0 -- without the geometric-mean
+# passes, with which it runs to the time limit for another reason, docs/corpus.md).
+for spec in miplib3/mas74 miplib3/mas76 kennington/pds-02 miplib3/fiber miplib3/modglob \
+            netlib/fit1d "miplib3/khb05250 --geo-scaling 0"; do
+    lp=${spec%% *}; opts=; [ "$lp" != "$spec" ] && opts=${spec#* }
+    name=$(basename "$lp")
+    "$BIN" solve "$SHARED/lp/$lp.mps.gz" --relax --tol 1e-8 --time-limit 60 --threads 1 $opts \
+        --sol "$TMP/$name.sol" > "$TMP/$name.log" 2>&1
+    got=$(status_of "$TMP/$name.log")
+    if [ "$got" = Optimal ]; then
+        "$BIN" check "$SHARED/lp/$lp.mps.gz" "$TMP/$name.sol" --tol 1e-6 > "$TMP/check.out" 2>&1 && ok ||
+            { bad "$name: Optimal at 1e-8 fails check --tol 1e-6"; tail -3 "$TMP/check.out"; }
+    else
+        bad "$name: '$got' at 1e-8, want Optimal"
+    fi
+done
 
 # Integer models: refused without --relax (one line, exit non-zero, no solution file),
 # solved as the relaxation with --relax or solve_relaxation=true.

@@ -1,6 +1,7 @@
 /* Preconditioning and the step size against values worked out by hand
  * (docs/algorithm.md sections 2 and 3): Ruiz equilibration, Pock-Chambolle with
- * alpha = 1, bound/objective rescaling, and the Lanczos estimate of sigma_max. */
+ * alpha = 1, geometric-mean passes, bound/objective rescaling, and the Lanczos estimate
+ * of sigma_max (also of a masked submatrix, as the step-size boost uses it). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,9 +24,10 @@ static void local_of(const slp_model_t *model, slp_local_problem_t *lp)
           slp_error_message());
 }
 
-/* Scale a 2x2 dense LP on a 1x1 grid (Ruiz passes as given). */
-static void scale_2x2(const double *a, const double *c, const double *uc, int ruiz_iters,
-                      slp_local_problem_t *lp, slp_scaling_t *sc)
+/* Scale a 2x2 dense LP on a 1x1 grid (Ruiz and geometric-mean passes as given;
+ * Pock-Chambolle off when geo_iters > 0, so that the geometric factors show alone). */
+static void scale_2x2_geo(const double *a, const double *c, const double *uc, int ruiz_iters,
+                          int geo_iters, slp_local_problem_t *lp, slp_scaling_t *sc)
 {
     double lv[] = {0, 0}, uv[] = {INFINITY, INFINITY}, lc[] = {-INFINITY, -INFINITY};
     slp_model_t *model = dense_model(2, 2, a, c, lv, uv, lc, uc, 1);
@@ -35,10 +37,39 @@ static void scale_2x2(const double *a, const double *c, const double *uc, int ru
     slp_settings_t set;
     slp_settings_default(&set);
     set.ruiz_iters = ruiz_iters;
+    set.geo_iters = geo_iters;
+    if (geo_iters > 0)
+        set.pock_chambolle = 0;
     *sc = (slp_scaling_t){0};
     CHECK(slp_scale(grid, lp, &set, sc) == SLP_OK, "scale: %s", slp_error_message());
     slp_grid_destroy(&grid);
     slp_model_destroy(&model);
+}
+
+static void scale_2x2(const double *a, const double *c, const double *uc, int ruiz_iters,
+                      slp_local_problem_t *lp, slp_scaling_t *sc)
+{
+    scale_2x2_geo(a, c, uc, ruiz_iters, 0, lp, sc);
+}
+
+/* One geometric-mean pass on [[1, 4], [0, 16]]: rows first, r = (sqrt(1 * 4),
+ * sqrt(16 * 16)) = (2, 16), giving [[1/2, 2], [0, 1]]; then the columns of that,
+ * s = (sqrt(1/2 * 1/2), sqrt(2 * 1)) = (1/2, sqrt 2): A~ = [[1, sqrt 2], [0, 1/sqrt 2]]. */
+static void test_geometric_mean(void)
+{
+    double a[] = {1, 4, 0, 16}, c[] = {1, 1}, uc[] = {1, 1};
+    slp_local_problem_t lp;
+    slp_scaling_t sc;
+    scale_2x2_geo(a, c, uc, 0, 1, &lp, &sc);
+    CHECK_CLOSE(sc.drow[0], 2.0, 1e-15);
+    CHECK_CLOSE(sc.drow[1], 16.0, 1e-15);
+    CHECK_CLOSE(sc.dcol[0], 0.5, 1e-15);
+    CHECK_CLOSE(sc.dcol[1], sqrt(2.0), 1e-15);
+    CHECK_CLOSE(lp.A.val[0], 1.0, 1e-15);
+    CHECK_CLOSE(lp.A.val[1], sqrt(2.0), 1e-15);
+    CHECK_CLOSE(lp.A.val[2], 1.0 / sqrt(2.0), 1e-15);
+    slp_scaling_free(&sc);
+    slp_local_problem_free(&lp);
 }
 
 /* diag(16, 1/4): the first Ruiz pass takes r = s = (4, 1/2) and leaves the identity,
@@ -89,7 +120,8 @@ static void test_pock_chambolle(void)
  * (the estimate stops at a Ritz residual of 1e-4 min(1, lambda)) and never above it (a
  * Ritz value is a lower bound). Run on the CPU backend and on the guarded one (vectors
  * host code cannot touch, sums staged through the exchange). */
-static void check_sigma_max(int guarded, int k, const double *a, double exact, int max_steps)
+static void check_sigma_max_masked(int guarded, int k, const double *a, const double *row_mask,
+                                   const double *col_mask, double exact, int max_steps)
 {
     double *c = calloc((size_t)k, sizeof(double)), *lv = calloc((size_t)k, sizeof(double));
     double *uv = malloc((size_t)k * sizeof(double)), *lc = malloc((size_t)k * sizeof(double));
@@ -119,13 +151,27 @@ static void check_sigma_max(int guarded, int k, const double *a, double exact, i
     be->vec_create(be, k, &wm);
     be->vec_create(be, k, &wm2);
     be->vec_create(be, k, &wn);
+    double *mrows = NULL, *mcols = NULL;
+    slp_sigma_mask_t mask = {NULL, NULL, k, k};
+    if (row_mask) {
+        be->vec_create(be, k, &mrows);
+        be->vec_create(be, k, &mcols);
+        be->vec_upload(be, mrows, row_mask, k);
+        be->vec_upload(be, mcols, col_mask, k);
+        mask.rows = mrows, mask.cols = mcols;
+    }
     double sigma = 0.0;
     int iters = 0;
-    CHECK(slp_sigma_max_estimate(grid, be, ex, blk, k, k, 0, wm, wm2, wn, INFINITY, &sigma, &iters) == SLP_OK,
+    CHECK(slp_sigma_max_estimate(grid, be, ex, blk, row_mask ? &mask : NULL, k, k, 0, wm, wm2, wn,
+                                 INFINITY, &sigma, &iters) == SLP_OK,
           "sigma_max estimate: %s", slp_error_message());
     CHECK(fabs(sigma - exact) <= 1e-4 * exact && sigma <= exact * (1 + 1e-12),
           "order %d: sigma_max %.10g, exact %.10g", k, sigma, exact);
     CHECK(iters >= 1 && iters <= max_steps, "order %d: %d Lanczos steps", k, iters);
+    if (row_mask) {
+        be->vec_destroy(be, mrows);
+        be->vec_destroy(be, mcols);
+    }
     be->vec_destroy(be, wm);
     be->vec_destroy(be, wm2);
     be->vec_destroy(be, wn);
@@ -138,6 +184,11 @@ static void check_sigma_max(int guarded, int k, const double *a, double exact, i
     slp_model_destroy(&model);
 }
 
+static void check_sigma_max(int guarded, int k, const double *a, double exact, int max_steps)
+{
+    check_sigma_max_masked(guarded, k, a, NULL, NULL, exact, max_steps);
+}
+
 /* [[3, 0], [4, 5]]: A A^T = [[9, 12], [12, 41]], eigenvalues 45 and 5. The second
  * difference matrix tridiag(-1, 2, -1) of order 300: sigma_max = 2 + 2 cos(pi / 301), at
  * the top of a spectrum whose largest eigenvalues are only 1e-4 apart (a power iteration
@@ -146,6 +197,10 @@ static void test_sigma_max(int guarded)
 {
     double a2[] = {3, 0, 4, 5};
     check_sigma_max(guarded, 2, a2, sqrt(45.0), 2);
+    /* masked: row 1 out leaves [[3, 0]] (sigma 3); column 0 out leaves [[0], [5]] (5) */
+    double keep[] = {1, 1}, first[] = {1, 0}, second[] = {0, 1};
+    check_sigma_max_masked(guarded, 2, a2, first, keep, 3.0, 2);
+    check_sigma_max_masked(guarded, 2, a2, keep, second, 5.0, 2);
     int k = 300;
     double *t = calloc((size_t)(k * k), sizeof(double));
     for (int i = 0; i < k; i++) {
@@ -161,6 +216,7 @@ int main(void)
 {
     test_ruiz_diagonal();
     test_pock_chambolle();
+    test_geometric_mean();
     test_sigma_max(0);
     test_sigma_max(1);
     return check_summary();

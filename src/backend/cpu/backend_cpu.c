@@ -87,6 +87,15 @@ static void cpu_vec_axpby(slp_backend_t *be, double *dst, double a, const double
         dst[i] = a * x[i] + b * y[i];
 }
 
+static void cpu_vec_mul(slp_backend_t *be, double *dst, const double *x, const double *y,
+                        int64_t len)
+{
+    (void)be;
+#pragma omp parallel for if (len >= SLP_PAR_MIN) schedule(static)
+    for (int64_t i = 0; i < len; i++)
+        dst[i] = x[i] * y[i];
+}
+
 static double cpu_vec_dot(slp_backend_t *be, const double *x, const double *y, int64_t len)
 {
     (void)be;
@@ -351,6 +360,7 @@ slp_err slp_backend_cpu_create(int threads, slp_backend_t **out)
     be->vec_copy = cpu_vec_copy;
     be->vec_fill = cpu_vec_fill;
     be->vec_axpby = cpu_vec_axpby;
+    be->vec_mul = cpu_vec_mul;
     be->vec_dot = cpu_vec_dot;
     be->block_create = cpu_block_create;
     be->block_destroy = cpu_block_destroy;

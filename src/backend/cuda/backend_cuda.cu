@@ -138,6 +138,11 @@ __global__ void k_axpby(double *dst, double a, const double *x, double b, const 
     SLP_GRID_STRIDE(i, len) dst[i] = a * x[i] + b * y[i];
 }
 
+__global__ void k_mul(double *dst, const double *x, const double *y, int64_t len)
+{
+    SLP_GRID_STRIDE(i, len) dst[i] = x[i] * y[i];
+}
+
 template <bool MAJOR>
 __global__ void k_primal(slp_primal_args p)
 {
@@ -362,6 +367,16 @@ static void cu_vec_axpby(slp_backend_t *be, double *dst, double a, const double 
     k_axpby<<<grid_for(len, SLP_CUDA_MAX_BLOCKS), SLP_CUDA_BLOCK, 0, cu->stream>>>(dst, a, x, b, y,
                                                                                    len);
     CU_LAUNCHED(cu, "k_axpby");
+}
+
+static void cu_vec_mul(slp_backend_t *be, double *dst, const double *x, const double *y,
+                       int64_t len)
+{
+    cuda_backend_t *cu = cuda_of(be);
+    if (cu->failed != SLP_OK || len <= 0)
+        return;
+    k_mul<<<grid_for(len, SLP_CUDA_MAX_BLOCKS), SLP_CUDA_BLOCK, 0, cu->stream>>>(dst, x, y, len);
+    CU_LAUNCHED(cu, "k_mul");
 }
 
 static double cu_vec_dot(slp_backend_t *be, const double *x, const double *y, int64_t len)
@@ -784,6 +799,7 @@ extern "C" slp_err slp_backend_cuda_create(int device, slp_backend_t **out)
     be->vec_copy = cu_vec_copy;
     be->vec_fill = cu_vec_fill;
     be->vec_axpby = cu_vec_axpby;
+    be->vec_mul = cu_vec_mul;
     be->vec_dot = cu_vec_dot;
     be->block_create = cu_block_create;
     be->block_destroy = cu_block_destroy;

@@ -188,6 +188,13 @@ static void g_vec_axpby(slp_backend_t *be, double *dst, double a, const double *
     GUARDED(ARGS(dst, x, y), cpu->vec_axpby(cpu, dst, a, x, b, y, len));
 }
 
+static void g_vec_mul(slp_backend_t *be, double *dst, const double *x, const double *y,
+                      int64_t len)
+{
+    slp_backend_t *cpu = guarded_of(be)->cpu;
+    GUARDED(ARGS(dst, x, y), cpu->vec_mul(cpu, dst, x, y, len));
+}
+
 static double g_vec_dot(slp_backend_t *be, const double *x, const double *y, int64_t len)
 {
     slp_backend_t *cpu = guarded_of(be)->cpu;
@@ -321,6 +328,7 @@ slp_err slp_backend_guarded_create(int threads, slp_backend_t **out)
     be->vec_copy = g_vec_copy;
     be->vec_fill = g_vec_fill;
     be->vec_axpby = g_vec_axpby;
+    be->vec_mul = g_vec_mul;
     be->vec_dot = g_vec_dot;
     be->block_create = g_block_create;
     be->block_destroy = g_block_destroy;
