@@ -73,7 +73,9 @@ static slp_settings_t follow_up(const slp_settings_t *settings, double t_start)
  * (docs/statuses.md, "Reduced costs at far bounds"). */
 static void zero_far_bound_costs(const slp_local_problem_t *lp, slp_result_t *result)
 {
-    for (int64_t j = 0; result->rc && result->x && j < lp->n_loc; j++) {
+    if (!result->rc || !result->x)
+        return;
+    for (int64_t j = 0; j < lp->n_loc; j++) {
         double z = result->rc[j] * (lp->sense < 0 ? -1.0 : 1.0), x = result->x[j];
         double bound = z > 0 ? lp->lv[j] : z < 0 ? lp->uv[j] : x;
         if (isfinite(bound) && fabs(x - bound) > 1.0 + fabs(x))
@@ -277,7 +279,8 @@ static void verify_tolerances(const slp_settings_t *s, double *primal, double *d
 /* Whether the result meets the user's criterion in original coordinates: the
  * normwise criteria within SLACK x the tolerance and, for a high-accuracy solve, the
  * worst coordinate (the checker's coordinatewise and sign criteria) within
- * COORD_SLACK x it. */
+ * COORD_SLACK x it. Every optimum passes here, so this is also where its reduced costs
+ * at far bounds are set to 0 (the result is changed). */
 static slp_err verify_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
                               const slp_settings_t *settings, slp_result_t *result, int *ok)
 {
@@ -341,9 +344,8 @@ static slp_err retry_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
         slp_result_t again;
         SLP_CALL(solve_copy(grid, orig, &set, &start, 0, be, &again));
         int ok = 0;
-        if (again.status == SLP_STATUS_OPTIMAL)
-            SLP_CALL(verify_optimal(grid, orig, settings, &again, &ok));
         if (again.status == SLP_STATUS_OPTIMAL) {
+            SLP_CALL(verify_optimal(grid, orig, settings, &again, &ok));
             add_effort(&again, result);
             slp_result_free(result); /* the tighter point is the better one */
             *result = again;

@@ -135,17 +135,18 @@ static slp_err row_dots(slp_grid_t *grid, double *sums, int count)
  * count grid column 0's copy, so every replica is made whole. With masks, M is
  * D_rows A~ D_cols A~^T D_rows (q is kept masked). */
 static slp_err apply_m(slp_backend_t *be, slp_exchange_t *ex, const slp_block_t *a,
-                       const slp_sigma_mask_t *mask, const double *q, double *work_n, double *w)
+                       const slp_sigma_mask_t *mask, int64_t m_loc, int64_t n_loc,
+                       const double *q, double *work_n, double *w)
 {
     be->spmv_t(be, a, q, work_n);
     SLP_CALL(slp_exchange_sum_cols(ex, work_n));
     if (mask)
-        be->vec_mul(be, work_n, work_n, mask->cols, mask->n);
+        be->vec_mul(be, work_n, work_n, mask->cols, n_loc);
     be->spmv(be, a, work_n, w);
     SLP_CALL(slp_exchange_sum_rows(ex, w));
     SLP_CALL(slp_exchange_sync_rows(ex, &w, 1));
     if (mask)
-        be->vec_mul(be, w, w, mask->rows, mask->m);
+        be->vec_mul(be, w, w, mask->rows, m_loc);
     return SLP_OK;
 }
 
@@ -155,9 +156,9 @@ typedef struct lanczos {
 } lanczos_t;
 
 static slp_err lanczos(slp_grid_t *grid, slp_backend_t *be, slp_exchange_t *ex,
-                       const slp_block_t *a, const slp_sigma_mask_t *mask, int64_t m_loc, double *q, double *q_prev,
-                       double *w, double *work_n, double deadline, lanczos_t *t,
-                       double *lambda, int *iterations)
+                       const slp_block_t *a, const slp_sigma_mask_t *mask, int64_t m_loc,
+                       int64_t n_loc, double *q, double *q_prev, double *w, double *work_n,
+                       double deadline, lanczos_t *t, double *lambda, int *iterations)
 {
     double norm2[1] = {be->vec_dot(be, q, q, m_loc)};
     SLP_CALL(row_dots(grid, norm2, 1));
@@ -167,7 +168,7 @@ static slp_err lanczos(slp_grid_t *grid, slp_backend_t *be, slp_exchange_t *ex,
     be->vec_axpby(be, q, 1.0 / norm, q, 0.0, q, m_loc);
     be->vec_fill(be, q_prev, 0.0, m_loc);
     for (int k = 0; k < SLP_LANCZOS_MAX_STEPS; k++) {
-        SLP_CALL(apply_m(be, ex, a, mask, q, work_n, w));
+        SLP_CALL(apply_m(be, ex, a, mask, m_loc, n_loc, q, work_n, w));
         double alpha[1] = {be->vec_dot(be, q, w, m_loc)};
         SLP_CALL(row_dots(grid, alpha, 1));
         /* w -= alpha q + beta_{k-1} q_prev */
@@ -205,7 +206,6 @@ slp_err slp_sigma_max_estimate(slp_grid_t *grid, slp_backend_t *be, slp_exchange
                             double *work_m2, double *work_n, double deadline, double *sigma_max,
                             int *iterations)
 {
-    (void)n_loc;
     *sigma_max = 0.0;
     *iterations = 0;
     double *start = slp_malloc((size_t)(m_loc > 0 ? m_loc : 1) * sizeof(double));
@@ -221,8 +221,8 @@ slp_err slp_sigma_max_estimate(slp_grid_t *grid, slp_backend_t *be, slp_exchange
     }
     double lambda = 0.0;
     if (rc == SLP_OK)
-        rc = lanczos(grid, be, ex, a, mask, m_loc, work_m, work_m2, w, work_n, deadline, t, &lambda,
-                     iterations);
+        rc = lanczos(grid, be, ex, a, mask, m_loc, n_loc, work_m, work_m2, w, work_n, deadline, t,
+                     &lambda, iterations);
     if (rc == SLP_OK && lambda > 0.0)
         *sigma_max = sqrt(lambda);
     if (w)

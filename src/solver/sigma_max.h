@@ -6,11 +6,10 @@
 #include "grid/grid.h"
 #include "plan/exchange.h"
 
-/* 0/1 backend vectors selecting rows (m entries) and columns (n entries): the
- * estimate is then of the submatrix they select (the step-size boost). */
+/* 0/1 backend vectors selecting rows (m_loc entries) and columns (n_loc entries):
+ * the estimate is then of the submatrix they select (the step-size boost). */
 typedef struct slp_sigma_mask {
     const double *rows, *cols;
-    int64_t m, n;
 } slp_sigma_mask_t;
 
 /* Estimate sigma_max(A~) (of the masked submatrix when mask is not NULL) (a lower bound: the largest Ritz value). The start vector is index-addressable (entry i depends

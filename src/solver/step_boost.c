@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/log.h"
+#include "grid/comm.h"
 #include "grid/reduce.h"
 #include "solver/sigma_max.h"
 #include "solver/solver_internal.h"
@@ -26,7 +27,6 @@
 #define BOOST_MAX_ROLLBACKS 2     /* then the boost is off for the rest of the run */
 
 struct slp_boost {
-    int64_t n, m;
     int64_t *col_since, *row_since; /* iteration where the exclusion streak began; -1: none */
     double *c, *lc, *uc;            /* host copies of the scaled data */
     double *slack, *h, *yhat, *y, *y0;   /* host scratch for a check's values */
@@ -36,7 +36,8 @@ struct slp_boost {
     double save_omega;
     slp_pid_t save_pid;
     double eta0, ceiling;
-    double changes, kept;           /* flips since the last estimate; |B| + |F| then */
+    double changes;                 /* exclusion flips since the last estimate */
+    double kept, total;             /* |B| + |F| at the last check; global rows + columns */
     int estimated, saved, rollbacks, off;
     int64_t rises;
 };
@@ -52,13 +53,16 @@ slp_err slp_boost_create(slp_pdhg_t *s, slp_boost_t **out)
     *out = NULL;
     if (!s->set->step_boost)
         return SLP_OK;
+    int64_t n = s->n, m = s->m;
+    /* the one collective, before anything that can fail on one rank alone */
+    double size[2] = {(double)n, (double)m};
+    SLP_CALL(slp_reduce_sums(s->grid, size, 1, size + 1, 1));
     slp_boost_t *b = slp_calloc(1, sizeof *b);
     if (!b)
         return SLP_ERR_NOMEM;
     *out = b;
     slp_backend_t *be = s->be;
-    int64_t n = s->n, m = s->m;
-    b->n = n, b->m = m;
+    b->total = size[0] + size[1];
     b->eta0 = s->eta;
     b->ceiling = INFINITY;
     SLP_CALL(slp_alloc(&b->col_since, (size_t)n + 1, sizeof(int64_t)));
@@ -143,25 +147,26 @@ static int streak(int64_t *since, int meets, int64_t total, double *flips)
 /* The exclusion tests at this check, the masks, and the counts of the kept sets. The
  * dual step's y (before the step) is recovered from y_next = w (2 yhat - y) + (1 - w) y0
  * with the last step's w = k / (k + 1), k the epoch's iteration count. */
-static slp_err observe(slp_boost_t *b, slp_pdhg_t *s, const slp_loop_t *loop, double *kept)
+static slp_err observe(slp_boost_t *b, slp_pdhg_t *s, const slp_loop_t *loop)
 {
     slp_backend_t *be = s->be;
-    SLP_CALL(be->vec_download(be, b->slack, s->slack, b->n));
+    slp_err rc = be->vec_download(be, b->slack, s->slack, s->n);
     double *host[] = {b->h, b->yhat, b->y, b->y0};
     const double *dev[] = {s->h, s->yhat, s->y, s->y0};
-    for (int k = 0; k < 4; k++)
-        SLP_CALL(be->vec_download(be, host[k], dev[k], b->m));
+    for (int k = 0; rc == SLP_OK && k < 4; k++)
+        rc = be->vec_download(be, host[k], dev[k], s->m);
+    SLP_CALL(slp_comm_agree(s->grid->world, rc)); /* a failed copy ends every rank */
     double sigma = s->eta * s->omega;
     double w = (double)loop->epoch / (double)(loop->epoch + 1);
     double flips_col[2] = {0}, flips_row[2] = {0}; /* flips, kept */
-    for (int64_t j = 0; j < b->n; j++) {
+    for (int64_t j = 0; j < s->n; j++) {
         int out = streak(&b->col_since[j],
                          column_clamped(b->slack[j], b->c[j], s->host_lv[j], s->host_uv[j]),
                          loop->total, &flips_col[0]);
         b->mask_cols[j] = out ? 0.0 : 1.0;
         flips_col[1] += !out;
     }
-    for (int64_t i = 0; i < b->m; i++) {
+    for (int64_t i = 0; i < s->m; i++) {
         double y_before = 2.0 * b->yhat[i] - (b->y[i] - (1.0 - w) * b->y0[i]) / w;
         double dual_arg = y_before / sigma - b->h[i];
         int out = streak(&b->row_since[i], row_inactive(dual_arg, b->lc[i], b->uc[i]),
@@ -171,7 +176,7 @@ static slp_err observe(slp_boost_t *b, slp_pdhg_t *s, const slp_loop_t *loop, do
     }
     SLP_CALL(slp_reduce_sums(s->grid, flips_col, 2, flips_row, 2));
     b->changes += flips_col[0] + flips_row[0];
-    *kept = flips_col[1] + flips_row[1];
+    b->kept = flips_col[1] + flips_row[1];
     return SLP_OK;
 }
 
@@ -211,17 +216,16 @@ slp_err slp_boost_after_check(slp_boost_t *b, slp_pdhg_t *s, slp_loop_t *loop,
         *rolled_back = 1;
         return SLP_OK;
     }
-    return observe(b, s, loop, &b->kept);
+    return observe(b, s, loop);
 }
 
 /* Whether the boost should estimate ||A_{B,F}|| at this restart. */
-static int estimate_due(const slp_boost_t *b, const slp_pdhg_t *s, const slp_check_scalars_t *chk,
-                        double total)
+static int estimate_due(const slp_boost_t *b, const slp_pdhg_t *s, const slp_check_scalars_t *chk)
 {
     if (b->off || !(chk->rel_p < BOOST_ACTIVATION && chk->rel_d < BOOST_ACTIVATION &&
                     chk->rel_gap < BOOST_ACTIVATION))
         return 0;
-    if (b->kept >= total || b->ceiling < BOOST_MIN_RATIO * s->eta)
+    if (b->kept >= b->total || b->ceiling < BOOST_MIN_RATIO * s->eta)
         return 0; /* nothing excluded, or the ceiling rules out a rise */
     return !b->estimated || b->changes >= BOOST_CHANGE * b->kept;
 }
@@ -231,14 +235,14 @@ slp_err slp_boost_at_restart(slp_boost_t *b, slp_pdhg_t *s, slp_loop_t *loop,
 {
     if (!b)
         return SLP_OK;
-    double size[2] = {(double)s->n, (double)s->m};
-    SLP_CALL(slp_reduce_sums(s->grid, size, 1, size + 1, 1));
-    if (!estimate_due(b, s, chk, size[0] + size[1]))
+    if (!estimate_due(b, s, chk))
         return SLP_OK;
     slp_backend_t *be = s->be;
-    SLP_CALL(be->vec_upload(be, b->dev_cols, b->mask_cols, s->n));
-    SLP_CALL(be->vec_upload(be, b->dev_rows, b->mask_rows, s->m));
-    slp_sigma_mask_t mask = {b->dev_rows, b->dev_cols, s->m, s->n};
+    slp_err rc = be->vec_upload(be, b->dev_cols, b->mask_cols, s->n);
+    if (rc == SLP_OK)
+        rc = be->vec_upload(be, b->dev_rows, b->mask_rows, s->m);
+    SLP_CALL(slp_comm_agree(s->grid->world, rc));
+    slp_sigma_mask_t mask = {b->dev_rows, b->dev_cols};
     /* ray_y, ax_ray (m) and aty_ray (n) are rewritten at every check: free here */
     double sigma = 0.0;
     int steps = 0;
@@ -250,7 +254,7 @@ slp_err slp_boost_at_restart(slp_boost_t *b, slp_pdhg_t *s, slp_loop_t *loop,
         return SLP_OK;
     double proposed = fmax(b->eta0, fmin(BOOST_SAFETY / sigma, b->ceiling));
     slp_log_verbose("step boost: |B|+|F| = %.0f of %.0f, sigma %.6e (%d steps), eta %.6e -> "
-                    "%.6e\n", b->kept, size[0] + size[1], sigma, steps, s->eta, proposed);
+                    "%.6e\n", b->kept, b->total, sigma, steps, s->eta, proposed);
     if (!(proposed > s->eta && proposed >= BOOST_MIN_RATIO * s->eta))
         return SLP_OK;
     be->vec_copy(be, b->save_x, s->x0, s->n);

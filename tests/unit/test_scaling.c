@@ -152,7 +152,7 @@ static void check_sigma_max_masked(int guarded, int k, const double *a, const do
     be->vec_create(be, k, &wm2);
     be->vec_create(be, k, &wn);
     double *mrows = NULL, *mcols = NULL;
-    slp_sigma_mask_t mask = {NULL, NULL, k, k};
+    slp_sigma_mask_t mask = {NULL, NULL};
     if (row_mask) {
         be->vec_create(be, k, &mrows);
         be->vec_create(be, k, &mcols);
