@@ -34,8 +34,11 @@ endif()
 if(SLP_HAVE_CUDA)
   set(CMAKE_CUDA_STANDARD 17)
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)
-  set(SLP_CUDA_SOURCES ${CMAKE_SOURCE_DIR}/src/backend/cuda/backend_cuda.cu)
-  set(SLP_CUDA_LIBS CUDA::cudart CUDA::cusparse)
+  # cuSPARSE is not linked: the backend loads it when it is created
+  # (src/backend/cuda/cusparse_api.h), so CPU runs do not map it.
+  set(SLP_CUDA_SOURCES ${CMAKE_SOURCE_DIR}/src/backend/cuda/backend_cuda.cu
+      ${CMAKE_SOURCE_DIR}/src/backend/cuda/cusparse_api.cu)
+  set(SLP_CUDA_LIBS CUDA::cudart ${CMAKE_DL_LIBS})
 
   find_path(SLP_NCCL_INCLUDE_DIR nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS} ENV NCCL_HOME
             PATH_SUFFIXES include)
@@ -53,7 +56,7 @@ if(SLP_HAVE_CUDA)
   if(SLP_HAVE_NCCL)
     target_include_directories(shardlp_cuda PRIVATE ${SLP_NCCL_INCLUDE_DIR})
   endif()
-  target_link_libraries(shardlp_cuda PRIVATE CUDA::cudart CUDA::cusparse)
+  target_link_libraries(shardlp_cuda PRIVATE CUDA::cudart)
   # Never --use_fast_math: the method relies on inf/NaN semantics (as for C).
   # --fmad=false: no contraction of a * b + c into FMA, so the element-wise
   # kernels round exactly like the CPU loops over the same kernels.h code (the

@@ -14,10 +14,16 @@
 #include "core/local_problem.h"
 
 typedef struct slp_backend slp_backend_t;
+
+/* How many CSR copies of A_rc a backend keeps: its own choice, one (both products read
+ * the same copy), or two (A_rc and its transpose). The CPU backend decides by the shape
+ * and size of the block (backend/cpu/cpu_block.h, docs/memory.md); CUDA keeps two. */
+typedef enum { SLP_COPIES_AUTO = 0, SLP_COPIES_ONE = 1, SLP_COPIES_TWO = 2 } slp_block_copies;
 typedef struct slp_block slp_block_t; /* backend-owned A_rc and A_rc^T */
 
 /* One fused primal pass (docs/algorithm.md section 4, step 1). On major iterations
- * xhat, slack (Moreau dual slack r~) and dx = xhat - x are stored as well. */
+ * xhat, slack (Moreau dual slack r~) and dx = xhat - x are stored as well. g and xbar
+ * may be the same vector (each coordinate of g is read before xbar's is written). */
 typedef struct {
     int64_t n;
     double tau, w;
@@ -38,19 +44,28 @@ typedef struct {
     double *yhat, *dy;            /* out, major iterations only */
 } slp_dual_args;
 
-/* Local partial sums over this rank's column slice at a check. q = aty - g is
- * A^T dy (A^T yhat minus A^T of the pre-step y). Dual residual
- * rd = (c - aty - slack) * dcol. */
+/* A check's local partial sums come in parts, each from one product the caller has
+ * formed (docs/algorithm.md sections 5-6): so the products can share one work
+ * vector. Each slot below belongs to exactly one part; a part leaves the others 0. */
+typedef enum {
+    SLP_CHECK_POINT = 0, /* residuals and objectives at the PDHG point:
+                          * prod = A^T yhat (columns), A xhat (rows) */
+    SLP_CHECK_STEP = 1,  /* the FPE's cross term: prod = A^T dy (columns only) */
+    SLP_CHECK_RAY = 2    /* an infeasibility ray: prod = A^T d_y (columns), A d_x (rows) */
+} slp_check_part;
+
+/* Local partial sums over this rank's column slice. Dual residual
+ * rd = (c - A^T yhat - slack) * dcol. */
 enum {
-    SLP_COL_DX2,      /* ||dx||^2 */
-    SLP_COL_DXQ,      /* dx . q */
-    SLP_COL_RD2,      /* ||rd||^2 */
-    SLP_COL_RDMAX,    /* max |rd| */
-    SLP_COL_CX,       /* c . xhat */
-    SLP_COL_SLACKX,   /* slack . xhat */
-    SLP_COL_SLACKOBJ, /* sum max(slack,0) l_v + min(slack,0) u_v (finite parts) */
-    SLP_COL_DIST2,    /* ||xhat - x0||^2 */
-    /* infeasibility certificates (docs/algorithm.md section 6), raw (unnormalised) */
+    SLP_COL_DX2,      /* POINT: ||dx||^2 */
+    SLP_COL_DXQ,      /* STEP: dx . A^T dy */
+    SLP_COL_RD2,      /* POINT: ||rd||^2 */
+    SLP_COL_RDMAX,    /* POINT: max |rd| */
+    SLP_COL_CX,       /* POINT: c . xhat */
+    SLP_COL_SLACKX,   /* POINT: slack . xhat */
+    SLP_COL_SLACKOBJ, /* POINT: sum max(slack,0) l_v + min(slack,0) u_v (finite parts) */
+    SLP_COL_DIST2,    /* POINT: ||xhat - x0||^2 */
+    /* RAY: infeasibility certificates (docs/algorithm.md section 6), raw (unnormalised) */
     SLP_COL_RAY_DMAX, /* max |d_x| of the primal ray */
     SLP_COL_RAY_CD,   /* c . d_x */
     SLP_COL_RAY_QOBJ, /* sum max(q,0) l_v + min(q,0) u_v (finite parts), q = -A^T d_y */
@@ -61,31 +76,33 @@ enum {
 };
 typedef struct {
     int64_t n;
-    const double *xhat, *x0, *dx, *aty, *g, *c, *slack, *dcol;
+    slp_check_part part;
+    const double *prod;                    /* the part's product (above) */
+    const double *xhat, *x0, *dx, *c, *slack, *dcol;
     const double *lv, *uv;
-    const double *ray_x;    /* projected primal ray d_x */
-    const double *aty_ray;  /* A^T d_y */
+    const double *ray_x;                   /* RAY: the projected primal ray d_x */
 } slp_col_check_args;
 
 /* Local partial sums over this rank's row slice. Primal residual
- * rp = (ax - clamp(ax, l, u)) * drow. */
+ * rp = (A xhat - clamp(A xhat, l, u)) * drow. */
 enum {
-    SLP_ROW_DY2,      /* ||dy||^2 */
-    SLP_ROW_RP2,      /* ||rp||^2 */
-    SLP_ROW_RPMAX,    /* max |rp| */
-    SLP_ROW_DUALOBJ,  /* sum of max(y,0) l + min(y,0) u (finite parts) */
-    SLP_ROW_DIST2,    /* ||yhat - y0||^2 */
-    SLP_ROW_RAY_DMAX, /* max |d_y| of the dual ray */
-    SLP_ROW_RAY_OBJ,  /* sum max(d,0) l + min(d,0) u (finite parts) */
-    SLP_ROW_RAY_VIOL, /* max (max(0,-(A d_x)) [l finite] + max(0, A d_x) [u finite]) r_i */
-    SLP_ROW_RAY_ABS,  /* sum of |the SLP_ROW_RAY_OBJ terms| */
+    SLP_ROW_DY2,      /* POINT: ||dy||^2 */
+    SLP_ROW_RP2,      /* POINT: ||rp||^2 */
+    SLP_ROW_RPMAX,    /* POINT: max |rp| */
+    SLP_ROW_DUALOBJ,  /* POINT: sum of max(y,0) l + min(y,0) u (finite parts) */
+    SLP_ROW_DIST2,    /* POINT: ||yhat - y0||^2 */
+    SLP_ROW_RAY_DMAX, /* RAY: max |d_y| of the dual ray */
+    SLP_ROW_RAY_OBJ,  /* RAY: sum max(d,0) l + min(d,0) u (finite parts) */
+    SLP_ROW_RAY_VIOL, /* RAY: max (max(0,-(A d_x)) [l finite] + max(0, A d_x) [u finite]) r_i */
+    SLP_ROW_RAY_ABS,  /* RAY: sum of |the SLP_ROW_RAY_OBJ terms| */
     SLP_ROW_COUNT
 };
 typedef struct {
     int64_t m;
-    const double *yhat, *y0, *dy, *ax, *l, *u, *drow;
-    const double *ray_y;   /* projected dual ray d_y */
-    const double *ax_ray;  /* A d_x */
+    slp_check_part part;                   /* POINT or RAY */
+    const double *prod;                    /* the part's product (above) */
+    const double *yhat, *y0, *dy, *l, *u, *drow;
+    const double *ray_y;                   /* RAY: the projected dual ray d_y */
 } slp_row_check_args;
 
 /* Which partial slots combine by max (bit e set for slot e); all others are sums. */
@@ -101,7 +118,9 @@ typedef struct {
 typedef enum { SLP_RAY_PRIMAL = 0, SLP_RAY_DUAL = 1 } slp_ray_kind;
 
 /* Where a backend's vectors live. Host code may hand SLP_MEM_HOST vectors to MPI;
- * SLP_MEM_DEVICE vectors are reachable only through the operations below. */
+ * they are plain heap arrays (slp_alloc, free), so host arrays can change hands with
+ * them without a copy (slp_vec_take, slp_vec_give below). SLP_MEM_DEVICE vectors are
+ * reachable only through the operations below. */
 typedef enum { SLP_MEM_HOST = 0, SLP_MEM_DEVICE = 1 } slp_memory_kind;
 
 struct slp_backend {
@@ -131,8 +150,10 @@ struct slp_backend {
     /* local sum of x_i * y_i */
     double (*vec_dot)(slp_backend_t *be, const double *x, const double *y, int64_t len);
 
-    /* The backend takes over a's arrays (a is left empty) or copies them to its memory. */
-    slp_err (*block_create)(slp_backend_t *be, slp_csr_t *a, slp_block_t **out);
+    /* The backend takes over the arrays of a and of its transpose at (both are left
+     * empty) or copies them to its memory; at may be NULL (the backend transposes). */
+    slp_err (*block_create)(slp_backend_t *be, slp_csr_t *a, slp_csr_t *at,
+                            slp_block_copies copies, slp_block_t **out);
     void (*block_destroy)(slp_backend_t *be, slp_block_t *block);
     void (*spmv)(slp_backend_t *be, const slp_block_t *a, const double *x, double *y);   /* y = A x */
     void (*spmv_t)(slp_backend_t *be, const slp_block_t *a, const double *y, double *x); /* x = A^T y */
@@ -146,6 +167,14 @@ struct slp_backend {
 
     void (*destroy)(slp_backend_t *be);
 };
+
+/* A host array becomes a backend vector: *host (slp_alloc'd, len doubles or more) is
+ * taken as it is by a host-memory backend, else uploaded and freed; *host is left NULL
+ * either way (freed on failure too). */
+slp_err slp_vec_take(slp_backend_t *be, double **host, int64_t len, double **out);
+/* A backend vector becomes a host array: *dev is handed over as it is by a host-memory
+ * backend, else downloaded into a new array and destroyed; *dev is left NULL. */
+slp_err slp_vec_give(slp_backend_t *be, double **dev, int64_t len, double **out);
 
 /* The CPU backend (OpenMP threads when built with OpenMP; threads <= 0 keeps the default). */
 slp_err slp_backend_cpu_create(int threads, slp_backend_t **out);

@@ -13,8 +13,9 @@
  *                failure gets one warm-started retry at a tighter tolerance, then
  *                the status is numerical_error.
  *
- * These steps read the original block: a copy kept through the solve, or, for shard
- * input, the block read again when a step first needs it (slp_original_source_t).
+ * These steps and presolve's recovery read the original block: a copy kept through
+ * the solve, or, for shard input, the block read again when a step first needs it
+ * (slp_original_source_t).
  * Collective over the grid. */
 #include "presolve/pipeline.h"
 
@@ -98,10 +99,31 @@ static void larger_norms(slp_norms_t *into, const slp_norms_t *other)
     into->bc_linf = fmax(into->bc_linf, other->bc_linf);
 }
 
-/* Presolve (unless off), solve, recover. *unbounded_cols receives presolve's count
- * of improving empty columns, whose ray replaces the solver's when set. */
-static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_t *settings,
-                       double t_start, const slp_solve_inputs_t *inputs, slp_backend_t *be,
+/* The original problem as the recovery and the verdict read it: a copy taken before the
+ * solve, a caller's problem, or, with a reload source, read back on the first use (only
+ * runs that read it pay). */
+typedef struct original {
+    const slp_original_source_t *source; /* reload source, or NULL */
+    slp_local_problem_t owned;           /* the copy, or the block read back */
+    const slp_local_problem_t *lp;       /* the problem once there (owned or a caller's) */
+} original_t;
+
+static slp_err original_get(slp_grid_t *grid, original_t *o, const slp_local_problem_t **out)
+{
+    if (!o->lp) {
+        SLP_CALL(slp_comm_agree(grid->world, o->source->reload(o->source->ctx, &o->owned)));
+        o->lp = &o->owned;
+    }
+    *out = o->lp;
+    return SLP_OK;
+}
+
+/* Presolve (unless off), solve, recover. `before` is the problem as given (for the
+ * recovery's objectives; lp is reduced in place). *unbounded_cols receives presolve's
+ * count of improving empty columns, whose ray replaces the solver's when set. */
+static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, original_t *before,
+                       const slp_settings_t *settings, double t_start,
+                       const slp_solve_inputs_t *inputs, slp_backend_t *be,
                        slp_result_t *result, slp_presolve_stats_t *stats, int64_t *unbounded_cols)
 {
     memset(stats, 0, sizeof *stats);
@@ -131,8 +153,11 @@ static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, const slp_sett
             rc = slp_solve(grid, lp, &left, &in, be, result);
     }
     rc = slp_comm_agree(grid->world, rc);
+    const slp_local_problem_t *given = NULL;
     if (rc == SLP_OK && decided < 0)
-        rc = slp_comm_agree(grid->world, slp_presolve_recover(grid, pre, result));
+        rc = original_get(grid, before, &given);
+    if (rc == SLP_OK && decided < 0)
+        rc = slp_comm_agree(grid->world, slp_presolve_recover(grid, pre, given, result));
     if (rc == SLP_OK && *unbounded_cols > 0) {
         free(result->ray_x);
         result->ray_x = slp_calloc((size_t)lp->n_loc + 1, sizeof(double));
@@ -150,16 +175,30 @@ static slp_err solve_copy(slp_grid_t *grid, const slp_local_problem_t *orig,
                           int zero_objective, slp_backend_t *be,
                           slp_result_t *out)
 {
+    /* the problem as given: orig itself, or a view of it with the objective 0 */
+    slp_local_problem_t view = *orig;
+    double *zeros = zero_objective ? slp_calloc((size_t)orig->n_loc + 1, sizeof(double)) : NULL;
     slp_local_problem_t lp;
-    SLP_CALL(slp_comm_agree(grid->world, slp_local_problem_copy(orig, &lp)));
+    slp_err rc = zero_objective && !zeros ? SLP_ERR_NOMEM : SLP_OK;
+    if (rc == SLP_OK)
+        rc = slp_local_problem_copy(orig, &lp);
+    rc = slp_comm_agree(grid->world, rc);
+    if (rc != SLP_OK) {
+        free(zeros);
+        return rc;
+    }
     if (zero_objective) {
         memset(lp.obj, 0, (size_t)lp.n_loc * sizeof(double));
         lp.obj_const = 0.0;
+        view.obj = zeros;
+        view.obj_const = 0.0;
     }
+    original_t given = {.lp = &view};
     slp_presolve_stats_t stats;
     int64_t unbounded = 0;
-    slp_err rc = attempt(grid, &lp, set, slp_wall_seconds(), inputs, be, out, &stats, &unbounded);
+    rc = attempt(grid, &lp, &given, set, slp_wall_seconds(), inputs, be, out, &stats, &unbounded);
     slp_local_problem_free(&lp);
+    free(zeros);
     return rc;
 }
 
@@ -365,24 +404,6 @@ static slp_err retry_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
     return SLP_OK;
 }
 
-/* The original problem as the verdict reads it: the copy taken before the solve, or,
- * with a reload source, read back on the first use (only verdicts that read it pay). */
-typedef struct original {
-    const slp_original_source_t *source; /* NULL: `lp` holds the copy */
-    slp_local_problem_t lp;
-    int have;
-} original_t;
-
-static slp_err original_get(slp_grid_t *grid, original_t *o, const slp_local_problem_t **out)
-{
-    if (!o->have) {
-        SLP_CALL(slp_comm_agree(grid->world, o->source->reload(o->source->ctx, &o->lp)));
-        o->have = 1;
-    }
-    *out = &o->lp;
-    return SLP_OK;
-}
-
 static slp_err verdict(slp_grid_t *grid, original_t *o, const slp_settings_t *settings,
                        double t_start, const slp_presolve_stats_t *stats, int64_t unbounded_cols,
                        int reduced, slp_backend_t *be, slp_result_t *result)
@@ -428,15 +449,15 @@ slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
     if (original && original->reload) {
         orig.source = original;
     } else {
-        SLP_CALL(slp_comm_agree(grid->world, slp_local_problem_copy(lp, &orig.lp)));
-        orig.have = 1;
+        SLP_CALL(slp_comm_agree(grid->world, slp_local_problem_copy(lp, &orig.owned)));
+        orig.lp = &orig.owned;
     }
     int64_t unbounded_cols = 0;
-    slp_err rc = attempt(grid, lp, settings, t_start, inputs ? inputs : &NO_INPUTS, be, result,
-                         stats, &unbounded_cols);
+    slp_err rc = attempt(grid, lp, &orig, settings, t_start, inputs ? inputs : &NO_INPUTS, be,
+                         result, stats, &unbounded_cols);
     int reduced = stats->total.rows + stats->total.cols + stats->total.nnz > 0 || unbounded_cols > 0;
     if (rc == SLP_OK)
         rc = verdict(grid, &orig, settings, t_start, stats, unbounded_cols, reduced, be, result);
-    slp_local_problem_free(&orig.lp);
+    slp_local_problem_free(&orig.owned);
     return slp_comm_agree(grid->world, rc);
 }

@@ -39,9 +39,8 @@ void slp_presolve_free(slp_presolve_t **pre)
     if (!pre || !*pre)
         return;
     slp_presolve_t *p = *pre;
-    free(p->c);
-    free(p->lv);
-    free(p->uv);
+    free(p->packed_cols);
+    free(p->packed_rows);
     free(p->lc);
     free(p->uc);
     free(p->col_stage);
@@ -498,9 +497,6 @@ static slp_err create(const slp_local_problem_t *lp, slp_presolve_t **out)
     p->row_lo = lp->row_lo;
     p->col_lo = lp->col_lo;
     p->stats.infeasible_row = -1;
-    SLP_CALL(slp_alloc(&p->c, (size_t)n + 1, sizeof(double)));
-    SLP_CALL(slp_alloc(&p->lv, (size_t)n + 1, sizeof(double)));
-    SLP_CALL(slp_alloc(&p->uv, (size_t)n + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&p->col_val, (size_t)n + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&p->col_obj, (size_t)n + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&p->col_stage, (size_t)n + 1, sizeof(int32_t)));
@@ -512,9 +508,6 @@ static slp_err create(const slp_local_problem_t *lp, slp_presolve_t **out)
     p->col_ray = slp_calloc((size_t)n + 1, 1);
     if (!p->col_ray)
         return SLP_ERR_NOMEM;
-    memcpy(p->c, lp->obj, (size_t)n * sizeof(double));
-    memcpy(p->lv, lp->lv, (size_t)n * sizeof(double));
-    memcpy(p->uv, lp->uv, (size_t)n * sizeof(double));
     memcpy(p->lc, lp->lc, (size_t)m * sizeof(double));
     memcpy(p->uc, lp->uc, (size_t)m * sizeof(double));
     for (int64_t j = 0; j < n; j++)
@@ -646,6 +639,8 @@ slp_err slp_presolve_run(slp_grid_t *grid, slp_local_problem_t *lp, slp_presolve
         rc = run_rounds(&x);
     }
     ctx_free(&x);
+    if (rc == SLP_OK) /* the solve's memory: only removed lines are kept until recovery */
+        rc = ps_record_pack(p);
     rc = slp_comm_agree(grid->world, rc);
     if (rc != SLP_OK) {
         slp_presolve_free(&p);
@@ -743,13 +738,16 @@ static double bound_term(double v, double l, double u)
     return (v > 0.0 ? v * l : 0.0) + (v < 0.0 ? v * u : 0.0);
 }
 
-slp_err slp_presolve_recover(slp_grid_t *grid, const slp_presolve_t *p, slp_result_t *result)
+slp_err slp_presolve_recover(slp_grid_t *grid, slp_presolve_t *p,
+                             const slp_local_problem_t *orig, slp_result_t *result)
 {
     int64_t n = p->n_loc, m = p->m_loc;
     double sg = (double)p->sense;
     double *x = result->x, *z = result->rc, *y = result->y, *ax = result->ax;
     double *cb = NULL, *rb = NULL;
-    slp_err rc = slp_alloc(&cb, (size_t)n + 1, sizeof(double));
+    slp_err rc = ps_record_unpack(p);
+    if (rc == SLP_OK)
+        rc = slp_alloc(&cb, (size_t)n + 1, sizeof(double));
     if (rc == SLP_OK)
         rc = slp_alloc(&rb, 2 * (size_t)m + 1, sizeof(double));
     rc = slp_comm_agree(grid->world, rc);
@@ -792,12 +790,14 @@ slp_err slp_presolve_recover(slp_grid_t *grid, const slp_presolve_t *p, slp_resu
         /* Objectives in the original space: primal c^T x + c0 (file sense), dual
          * with the checker's formula in min form. */
         double colv[2] = {0.0, 0.0}, rowv[1] = {0.0};
+        const double *c = orig->obj, *lv = orig->lv, *uv = orig->uv;
         for (int64_t j = 0; j < n; j++) {
-            colv[0] += p->c[j] * x[j];
-            colv[1] += bound_term(project_dual(z[j], p->lv[j], p->uv[j]), p->lv[j], p->uv[j]);
+            colv[0] += c[j] * x[j];
+            colv[1] += bound_term(project_dual(z[j], lv[j], uv[j]), lv[j], uv[j]);
         }
         for (int64_t i = 0; i < m; i++)
-            rowv[0] += bound_term(project_dual(y[i], p->lc[i], p->uc[i]), p->lc[i], p->uc[i]);
+            rowv[0] += bound_term(project_dual(y[i], orig->lc[i], orig->uc[i]), orig->lc[i],
+                                  orig->uc[i]);
         rc = ps_batch_sums(grid, colv, 2, rowv, 1, NULL, 0);
         result->objective = colv[0] + p->obj_const;
         result->dual_objective = sg * (sg * p->obj_const + colv[1] + rowv[0]);
@@ -815,6 +815,12 @@ int64_t slp_presolve_unbounded_columns(const slp_presolve_t *pre) { return pre->
 
 void slp_presolve_column_ray(const slp_presolve_t *pre, double *dx)
 {
-    for (int64_t j = 0; j < pre->n_loc; j++)
-        dx[j] = (double)pre->col_ray[j];
+    if (!pre->packed) {
+        for (int64_t j = 0; j < pre->n_loc; j++)
+            dx[j] = (double)pre->col_ray[j];
+        return;
+    }
+    memset(dx, 0, (size_t)pre->n_loc * sizeof(double));
+    for (int64_t k = 0; k < pre->n_packed_cols; k++)
+        dx[pre->packed_cols[k].col] = (double)pre->packed_cols[k].ray;
 }

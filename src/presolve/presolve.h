@@ -31,8 +31,9 @@
  * fixed at a finite value and recorded, and the pipeline reports unbounded only
  * once the rest of the problem is shown feasible (docs/statuses.md).
  *
- * Memory per rank: O(n_loc + m_loc + removed local entries), the latter bounded
- * by nnz(A_rc). */
+ * Memory per rank: O(n_loc + m_loc + removed local entries) while presolve and the
+ * recovery run, the latter bounded by nnz(A_rc); while the solve runs, O(removed
+ * lines + removed local entries): the record is packed (presolve_record.c). */
 #ifndef SLP_PRESOLVE_H
 #define SLP_PRESOLVE_H
 
@@ -89,9 +90,11 @@ slp_err slp_presolve_run(slp_grid_t *grid, slp_local_problem_t *lp, slp_presolve
  * of the original one: x, rc, y, ax of every removed row and column, duals of
  * removed singleton rows, and objective / dual_objective recomputed in the
  * original space (user's sense, the dual objective with the checker's formula,
- * docs/checker.md). The residual and gap statistics still describe the reduced
- * problem. */
-slp_err slp_presolve_recover(slp_grid_t *grid, const slp_presolve_t *pre, slp_result_t *result);
+ * docs/checker.md) from orig, this rank's slices of the problem as presolve was
+ * given it (its matrix is not read). The residual and gap statistics still describe
+ * the reduced problem. */
+slp_err slp_presolve_recover(slp_grid_t *grid, slp_presolve_t *pre,
+                             const slp_local_problem_t *orig, slp_result_t *result);
 
 /* Empty columns found to improve the objective without limit (global count), and
  * this rank's column slice of the primal ray they form (+-1 on those columns, 0

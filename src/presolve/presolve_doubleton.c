@@ -378,8 +378,6 @@ slp_err ps_pass_doubleton(ps_ctx_t *x, int64_t *changed)
     slp_err rc = slp_alloc(&d.sl, 2 * S_FIELDS * (size_t)d.m + 1, sizeof(double));
     if (rc == SLP_OK)
         rc = slp_alloc(&d.elim, (size_t)d.m + 1, sizeof(double));
-    if (rc == SLP_OK)
-        rc = slp_alloc(&d.cinfo, 4 * (size_t)d.n + 1, sizeof(double));
     rc = slp_comm_agree(x->grid->world, rc);
     if (rc == SLP_OK)
         rc = choose(&d);
@@ -388,6 +386,10 @@ slp_err ps_pass_doubleton(ps_ctx_t *x, int64_t *changed)
         any[0] += d.elim[i] >= 0.0;
     if (rc == SLP_OK)
         rc = ps_batch_sums(x->grid, NULL, 0, any, 1, NULL, 0);
+    /* the column-length scratch only when some row is eliminated (the peak of presolve) */
+    if (rc == SLP_OK && any[0] > 0.0)
+        rc = slp_comm_agree(x->grid->world,
+                            slp_alloc(&d.cinfo, 4 * (size_t)d.n + 1, sizeof(double)));
     if (rc == SLP_OK && any[0] > 0.0)
         rc = eliminate(&d, changed);
     free(d.sl);

@@ -44,15 +44,32 @@ typedef struct removed_entry {
     int flags;     /* ENTRY_* */
 } removed_entry_t;
 
+/* A removed column or row in the packed record (presolve_record.c). */
+typedef struct packed_col {
+    int32_t col, stage;
+    double val, obj;
+    signed char ray;
+} packed_col_t;
+typedef struct packed_row {
+    int32_t row, stage;
+    double rhs, dual;
+} packed_row_t;
+
 struct slp_presolve {
     slp_presolve_stats_t stats;
     int sense;          /* +1 / -1 as in the model */
     double obj_const;   /* original, file sense */
     int64_t m_loc, n_loc, row_lo, col_lo;
-    /* Original column slice (replicated over col_comm) and row slice
-     * (replicated over row_comm), infinite bounds mapped to +-inf. */
-    double *c, *lv, *uv; /* [n_loc] */
+    /* Original row bounds (replicated over row_comm), infinite bounds mapped to +-inf,
+     * while presolve runs; the recovery reads the original problem from its caller. */
     double *lc, *uc;     /* [m_loc] */
+    /* The per-line arrays below exist while presolve runs and during recovery. In
+     * between, while the solve runs, only the removed lines are kept, packed
+     * (ps_record_pack, ps_record_unpack): a kept line then costs nothing. */
+    int packed;
+    int64_t n_packed_cols, n_packed_rows;
+    packed_col_t *packed_cols;
+    packed_row_t *packed_rows;
     int32_t *col_stage;  /* [n_loc] stage that removed the column, -1 if kept */
     double *col_val;     /* [n_loc] value of a removed column */
     double *col_obj;     /* [n_loc] its objective when removed (substitutions change it) */
@@ -89,6 +106,11 @@ typedef struct ps_ctx {
 /* Least and greatest term a x of a column with bounds [l, u] in a row activity. */
 static inline double ps_least_term(double a, double l, double u) { return a > 0.0 ? a * l : a * u; }
 static inline double ps_greatest_term(double a, double l, double u) { return a > 0.0 ? a * u : a * l; }
+
+/* The record's packed form while the solve runs (presolve_record.c): pack frees the
+ * per-line arrays (and the original row bounds), unpack rebuilds them. */
+slp_err ps_record_pack(slp_presolve_t *p);
+slp_err ps_record_unpack(slp_presolve_t *p);
 
 /* Helpers (presolve.c). */
 slp_err ps_batch_sums(slp_grid_t *grid, double *col, int ncol, double *row, int nrow, double *blk,

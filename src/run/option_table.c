@@ -52,6 +52,10 @@ static const slp_option_t TABLE[] = {
      "plan, else MPI; docs/gpu.md)"},
     {"threads", NULL, SLP_OPT_INT, SOLVER(threads), 0, 4096, NULL, NULL, "distribution", "N",
      "CPU threads per rank (0: all cores for one rank, 1 per rank under MPI)"},
+    {"block-copies", NULL, SLP_OPT_CHOICE, SOLVER(block_copies), 0, 0, "auto|one|two", NULL,
+     "distribution", "K",
+     "CSR copies of each rank's block on the CPU: one serves both products (auto: when one side "
+     "is at most half the other and the copy saved is 8 MiB or more; docs/memory.md)"},
     {"mem-limit", NULL, SLP_OPT_REAL, RUN(mem_limit), 0.0, BIG, NULL, NULL, "distribution",
      "BYTES", "per-rank memory for the size check of shard input (0: available memory / ranks "
      "on the node)"},

@@ -10,6 +10,7 @@
 #include "core/timer.h"
 #include "io/json_out.h"
 #include "io/out_file.h"
+#include "shard/shard.h"
 #include "io/solution_text.h"
 
 enum { TAG_SLICE = 301 };
@@ -186,13 +187,16 @@ static void log_final_block(const slp_result_t *res, const slp_run_info_t *info,
 }
 
 /* Peak memory per unit of the model (docs/memory.md): all ranks' peaks together per
- * nonzero and per row plus column, and the largest rank's peak. */
-static void write_memory(slp_json_t *j, const slp_run_info_t *info, const int64_t *rss, int ranks)
+ * nonzero and per row plus column, the largest rank's peak, and the largest rank's
+ * modelled peak of a solve from shards (slp_shard_solver_bytes). */
+static void write_memory(slp_json_t *j, const slp_run_info_t *info, const int64_t *rss,
+                         const int64_t *modelled, int ranks)
 {
-    double total = 0.0, largest = 0.0;
+    double total = 0.0, largest = 0.0, model = 0.0;
     for (int k = 0; k < ranks; k++) {
         total += (double)rss[k];
         largest = fmax(largest, (double)rss[k]);
+        model = fmax(model, (double)modelled[k]);
     }
     slp_json_open_object(j, "memory");
     slp_json_number(j, "peak_bytes_all_ranks", total);
@@ -200,11 +204,13 @@ static void write_memory(slp_json_t *j, const slp_run_info_t *info, const int64_
     slp_json_number(j, "bytes_per_nonzero", info->nnz > 0 ? total / (double)info->nnz : 0.0);
     slp_json_number(j, "bytes_per_row_and_column",
                     info->m + info->n > 0 ? total / (double)(info->m + info->n) : 0.0);
+    slp_json_number(j, "modelled_peak_bytes_largest_rank", model);
     slp_json_close_object(j);
 }
 
 static slp_err write_json(const char *path, const slp_result_t *res, const slp_run_info_t *info,
-                          const int64_t *rss, const int64_t *nnz, int ranks, double total)
+                          const int64_t *rss, const int64_t *nnz, const int64_t *modelled,
+                          int ranks, double total)
 {
     slp_out_file_t out;
     SLP_CALL(slp_out_open(&out, path, "JSON summary", 0));
@@ -280,7 +286,7 @@ static slp_err write_json(const char *path, const slp_result_t *res, const slp_r
     slp_json_close_object(&j);
     slp_json_int_array(&j, "peak_rss_bytes", rss, ranks);
     slp_json_int_array(&j, "nnz_per_rank", nnz, ranks);
-    write_memory(&j, info, rss, ranks);
+    write_memory(&j, info, rss, modelled, ranks);
     slp_json_end(&j);
     return slp_out_commit(&out);
 }
@@ -302,17 +308,21 @@ slp_err slp_write_outputs(slp_grid_t *grid, const slp_local_problem_t *lp,
         first = first != SLP_OK ? first : rc;
     }
 
-    int64_t *rss = NULL, *nnz = NULL;
+    int64_t *rss = NULL, *nnz = NULL, *modelled = NULL;
     rc = gather_per_rank(grid, peak_rss_bytes(), &rss);
     if (rc == SLP_OK)
         rc = gather_per_rank(grid, info->local_nnz, &nnz);
+    if (rc == SLP_OK)
+        rc = gather_per_rank(grid, slp_shard_solver_bytes(lp->m_loc, lp->n_loc, info->local_nnz),
+                             &modelled);
     double total = slp_wall_seconds() - info->t_start;
     if (rc == SLP_OK && grid->rank == 0) {
         log_final_block(res, info, total);
         if (json_path)
-            rc = write_json(json_path, res, info, rss, nnz, grid->size, total);
+            rc = write_json(json_path, res, info, rss, nnz, modelled, grid->size, total);
     }
     free(rss);
     free(nnz);
+    free(modelled);
     return first != SLP_OK ? first : rc;
 }

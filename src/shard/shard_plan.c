@@ -1,6 +1,7 @@
 /* Sizing: bytes per rank, the dense communication model, and the automatic grid. */
 #include "shard_internal.h"
 
+#include "backend/cpu/cpu_block.h"
 #include "core/log.h"
 
 #include <stdlib.h>
@@ -64,18 +65,32 @@ static int64_t cand_max_bytes(const cand_t *cd)
     return worst;
 }
 
-/* The solve's peak from shards (docs/memory.md): the block twice (A_rc and its
- * transpose; the verdict rereads the original afterwards); per column the state's 14
- * vectors, the problem's objective and bounds, the host bounds and result buffers 6,
- * presolve's 4; per row the state's 11, the row bounds, the row results 2. */
-#define SOLVER_BLOCK_COPIES 2
-#define SOLVER_COL_VECTORS 27
-#define SOLVER_ROW_VECTORS 15
+/* The solve's peak on one rank from shards (docs/memory.md "The model"): the largest of
+ * its phases, each a count of the arrays alive in it (8 bytes per element, 12 per
+ * stored entry), plus the process's own memory.
+ *   presolve  the block as read (A_rc, 3 column and 2 row vectors), presolve's working
+ *             arrays and record: 63 bytes per column and 190 per row;
+ *   scaling   A_rc and its transpose, the block's vectors, and the scaling's factors and
+ *             statistics (4 column and 4 row vectors);
+ *   loop      the block's copies the CPU backend keeps (cpu_block.h) and the state: 10
+ *             column and 9 row vectors.
+ * Presolve's doubleton pass adds 32 bytes per column while it eliminates rows; a
+ * block it applies to is reported above the model. */
+#define SOLVER_PROCESS_BYTES (8 << 20)
+#define SOLVER_STATE_COLS 10
+#define SOLVER_STATE_ROWS 9
 
 int64_t slp_shard_solver_bytes(int64_t m_loc, int64_t n_loc, int64_t nnz_rc)
 {
-    int64_t matrix = SOLVER_BLOCK_COPIES * nnz_rc * 12 + 8 * (m_loc + 1) + 8 * (n_loc + 1);
-    return matrix + 8 * (SOLVER_COL_VECTORS * n_loc + SOLVER_ROW_VECTORS * m_loc);
+    int64_t a = 12 * nnz_rc + 8 * (m_loc + 1), at = 12 * nnz_rc + 8 * (n_loc + 1);
+    int64_t block_vectors = 8 * (3 * n_loc + 2 * m_loc);
+    int64_t presolve = a + block_vectors + 63 * n_loc + 190 * m_loc;
+    int64_t scaling = a + at + block_vectors + 8 * (4 * n_loc + 4 * m_loc);
+    slp_block_layout layout = slp_cpu_block_layout_for(m_loc, n_loc, nnz_rc, 1);
+    int64_t copies = layout == SLP_BLOCK_BOTH ? a + at : layout == SLP_BLOCK_COLS ? at : a;
+    int64_t loop = copies + 8 * (SOLVER_STATE_COLS * n_loc + SOLVER_STATE_ROWS * m_loc);
+    int64_t peak = presolve > scaling ? presolve : scaling;
+    return SOLVER_PROCESS_BYTES + (loop > peak ? loop : peak);
 }
 
 static int64_t cand_solver_bytes(const cand_t *cd)

@@ -18,7 +18,7 @@
 #include "io/json_read.h"
 
 #define CKPT_MAGIC "SLPCKPT1"
-#define CKPT_VERSION 2u /* 2: little-endian on any host, io/checked_file.h's trailer */
+#define CKPT_VERSION 3u /* 3: the smaller state (docs/memory.md); 2: little-endian on any host */
 #define CKPT_MANIFEST "checkpoint.json"
 
 /* Header scalars, in file order (little-endian on disk). */

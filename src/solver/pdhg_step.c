@@ -1,27 +1,30 @@
 /* One r2HPDHG iteration and the evaluation of the check scalars (docs/algorithm.md
  * sections 4-6), over the backend and the exchange (plan/exchange.h). */
 #include <math.h>
+#include <string.h>
 
 #include "core/timer.h"
 #include "grid/reduce.h"
 #include "solver/solver_internal.h"
 
-/* One r2HPDHG iteration; k = iterations already done in this epoch. */
+/* One r2HPDHG iteration; k = iterations already done in this epoch. The reflected
+ * point xbar overwrites g = A^T y in col_work (solver_internal.h). */
 slp_err slp_pdhg_iterate(slp_pdhg_t *s, int64_t k, int major)
 {
     slp_backend_t *be = s->be;
     double w = (double)(k + 1) / (double)(k + 2);
     double tau = s->eta / s->omega, sigma = s->eta * s->omega;
+    double *g = s->col_work, *xbar = s->col_work;
 
-    be->spmv_t(be, s->a, s->y, s->g); /* g = A^T y */
+    be->spmv_t(be, s->a, s->y, g); /* g = A^T y */
     double t0 = slp_wall_seconds();
-    SLP_CALL(slp_exchange_sum_cols(s->ex, s->g));
+    SLP_CALL(slp_exchange_sum_cols(s->ex, g));
     s->comm_seconds += slp_wall_seconds() - t0;
-    slp_primal_args pa = {s->n, tau, w, major, s->g, s->c, s->lv, s->uv, s->x0,
-                          s->x, s->xbar, s->xhat, s->slack, s->dx};
+    slp_primal_args pa = {s->n, tau, w, major, g, s->c, s->lv, s->uv, s->x0,
+                          s->x, xbar, s->xhat, s->slack, s->dx};
     be->primal_step(be, &pa);
 
-    be->spmv(be, s->a, s->xbar, s->h); /* h = A xbar */
+    be->spmv(be, s->a, xbar, s->h); /* h = A xbar */
     double t1 = slp_wall_seconds();
     SLP_CALL(slp_exchange_sum_rows(s->ex, s->h));
     s->comm_seconds += slp_wall_seconds() - t1;
@@ -79,77 +82,110 @@ static void ray_measures(const slp_pdhg_t *s, const double *col, const double *r
     chk->dual_ray_infeas = scale > 0.0 ? viol / scale : 0.0;
 }
 
-/* Project a ray candidate, form its products and synchronise them. The candidate is
- * the last step (x^ - x, y^ - y), as in cuPDLPx, or the epoch's displacement
- * (x^ - x0, y^ - y0), which follows a diverging iterate more steadily. */
-static slp_err ray_products(slp_pdhg_t *s, int from_epoch)
+/* Synchronise the products just formed in col_work (n) and, when rows, in ax (m): they
+ * are plan sums, stale on non-participants. */
+static slp_err sync_products(slp_pdhg_t *s, int rows)
 {
-    slp_backend_t *be = s->be;
-    const double *from_x = s->dx, *from_y = s->dy;
-    if (from_epoch) {
-        be->vec_axpby(be, s->ray_x, 1.0, s->xhat, -1.0, s->x0, s->n);
-        be->vec_axpby(be, s->ray_y, 1.0, s->yhat, -1.0, s->y0, s->m);
-        from_x = s->ray_x;
-        from_y = s->ray_y;
-    }
-    be->ray_project(be, SLP_RAY_PRIMAL, from_x, s->lv, s->uv, s->ray_x, s->n);
-    be->ray_project(be, SLP_RAY_DUAL, from_y, s->lc, s->uc, s->ray_y, s->m);
-    be->spmv_t(be, s->a, s->ray_y, s->aty_ray);
-    SLP_CALL(slp_exchange_sum_cols(s->ex, s->aty_ray));
-    be->spmv(be, s->a, s->ray_x, s->ax_ray);
-    SLP_CALL(slp_exchange_sum_rows(s->ex, s->ax_ray));
-    /* The rays are projections of synchronised vectors (whole already); their
-     * products are plan sums, stale on non-participants. */
-    double *rows[] = {s->ax_ray};
-    double *cols[] = {s->aty_ray};
-    SLP_CALL(slp_exchange_sync_rows(s->ex, rows, 1));
-    return slp_exchange_sync_cols(s->ex, cols, 1);
+    double *r[] = {s->ax}, *c[] = {s->col_work};
+    if (rows)
+        SLP_CALL(slp_exchange_sync_rows(s->ex, r, 1));
+    return slp_exchange_sync_cols(s->ex, c, 1);
 }
 
-/* Local partials of the whole check (iterate and current ray), reduced over the grid. */
-static slp_err check_partials(slp_pdhg_t *s, double col[SLP_COL_COUNT], double row[SLP_ROW_COUNT])
-{
-    slp_backend_t *be = s->be;
-    slp_col_check_args ca = {s->n,     s->xhat, s->x0, s->dx,    s->aty,    s->g,
-                             s->c,     s->slack, s->dcol, s->lv, s->uv,     s->ray_x,
-                             s->aty_ray};
-    slp_row_check_args ra = {s->m,  s->yhat, s->y0,    s->dy,    s->ax,
-                             s->lc, s->uc,   s->drow,  s->ray_y, s->ax_ray};
-    be->col_check(be, &ca, col);
-    be->row_check(be, &ra, row);
-    return reduce_check(s, col, row);
-}
-
-/* Evaluate the check scalars at the stored PDHG point (xhat, yhat, slack, dx, dy) and
- * the infeasibility rays: products A^T yhat, A xhat, and A d_x, A^T d_y per candidate
- * ray (the epoch candidate only when the last step certifies nothing). */
 /* Synchronisation point: every replica holds every coordinate of the state table's
- * SLP_VEC_SYNC vectors again, so the reductions of a check (and restarts and output
- * after them) see current values. */
+ * SLP_VEC_SYNC vectors and of the point's products (A^T yhat in col_work, A xhat in
+ * ax) again, so the reductions of a check (and restarts and output after them) see
+ * current values. */
 static slp_err sync_replicas(slp_pdhg_t *s)
 {
-    double **addr[SLP_STATE_MAX_VECS], *vecs[SLP_STATE_MAX_VECS];
+    double **addr[SLP_STATE_MAX_VECS], *vecs[SLP_STATE_MAX_VECS + 1];
     int64_t len[SLP_STATE_MAX_VECS];
     int rows = slp_state_vectors(s, SLP_VEC_SYNC, SLP_ROWS, addr, len);
     for (int k = 0; k < rows; k++)
         vecs[k] = *addr[k];
-    SLP_CALL(slp_exchange_sync_rows(s->ex, vecs, rows));
+    vecs[rows] = s->ax;
+    SLP_CALL(slp_exchange_sync_rows(s->ex, vecs, rows + 1));
     int cols = slp_state_vectors(s, SLP_VEC_SYNC, SLP_COLS, addr, len);
     for (int k = 0; k < cols; k++)
         vecs[k] = *addr[k];
-    return slp_exchange_sync_cols(s->ex, vecs, cols);
+    vecs[cols] = s->col_work;
+    return slp_exchange_sync_cols(s->ex, vecs, cols + 1);
+}
+
+slp_err slp_pdhg_point_products(slp_pdhg_t *s)
+{
+    slp_backend_t *be = s->be;
+    be->spmv_t(be, s->a, s->yhat, s->col_work);
+    SLP_CALL(slp_exchange_sum_cols(s->ex, s->col_work));
+    be->spmv(be, s->a, s->xhat, s->ax);
+    SLP_CALL(slp_exchange_sum_rows(s->ex, s->ax));
+    return sync_replicas(s);
+}
+
+/* One part's local partials over both slices, added into col and row. */
+static void add_part(slp_pdhg_t *s, slp_check_part part, double col[SLP_COL_COUNT],
+                     double row[SLP_ROW_COUNT])
+{
+    slp_backend_t *be = s->be;
+    double c[SLP_COL_COUNT], r[SLP_ROW_COUNT];
+    slp_col_check_args ca = {s->n, part, s->col_work, s->xhat, s->x0, s->dx, s->c,
+                             s->slack, s->dcol, s->lv, s->uv, s->dx};
+    be->col_check(be, &ca, c);
+    for (int e = 0; e < SLP_COL_COUNT; e++)
+        col[e] += c[e]; /* each slot comes from one part; the others give 0 */
+    if (part == SLP_CHECK_STEP)
+        return;
+    slp_row_check_args ra = {s->m, part, s->ax, s->yhat, s->y0, s->dy, s->lc, s->uc, s->drow,
+                             s->dy};
+    be->row_check(be, &ra, r);
+    for (int e = 0; e < SLP_ROW_COUNT; e++)
+        row[e] += r[e];
+}
+
+/* A ray candidate projected in place (dx, dy), its products (A^T d_y in col_work, A d_x
+ * in ax, synchronised), and its partials. The candidate is the last step
+ * (xhat - x, yhat - y: dx, dy as they are), as in cuPDLPx, or the epoch's displacement
+ * (xhat - x0, yhat - y0), which follows a diverging iterate more steadily. */
+static slp_err ray_part(slp_pdhg_t *s, int from_epoch, double col[SLP_COL_COUNT],
+                        double row[SLP_ROW_COUNT])
+{
+    slp_backend_t *be = s->be;
+    if (from_epoch) {
+        be->vec_axpby(be, s->dx, 1.0, s->xhat, -1.0, s->x0, s->n);
+        be->vec_axpby(be, s->dy, 1.0, s->yhat, -1.0, s->y0, s->m);
+    }
+    be->ray_project(be, SLP_RAY_PRIMAL, s->dx, s->lv, s->uv, s->dx, s->n);
+    be->ray_project(be, SLP_RAY_DUAL, s->dy, s->lc, s->uc, s->dy, s->m);
+    be->spmv_t(be, s->a, s->dy, s->col_work);
+    SLP_CALL(slp_exchange_sum_cols(s->ex, s->col_work));
+    be->spmv(be, s->a, s->dx, s->ax);
+    SLP_CALL(slp_exchange_sum_rows(s->ex, s->ax));
+    /* the rays are projections of synchronised vectors (whole already) */
+    SLP_CALL(sync_products(s, 1));
+    add_part(s, SLP_CHECK_RAY, col, row);
+    return SLP_OK;
+}
+
+/* The check's partials, reduced: the point's residuals and objectives, the FPE's
+ * cross term, and the ray of the last step. Each part's product replaces the last
+ * one in col_work (and ax); dx and dy become the ray. */
+static slp_err check_partials(slp_pdhg_t *s, double col[SLP_COL_COUNT], double row[SLP_ROW_COUNT])
+{
+    slp_backend_t *be = s->be;
+    memset(col, 0, SLP_COL_COUNT * sizeof *col);
+    memset(row, 0, SLP_ROW_COUNT * sizeof *row);
+    SLP_CALL(slp_pdhg_point_products(s));
+    add_part(s, SLP_CHECK_POINT, col, row);
+    be->spmv_t(be, s->a, s->dy, s->col_work); /* A^T dy (dy is synchronised) */
+    SLP_CALL(slp_exchange_sum_cols(s->ex, s->col_work));
+    SLP_CALL(sync_products(s, 0));
+    add_part(s, SLP_CHECK_STEP, col, row);
+    SLP_CALL(ray_part(s, 0, col, row));
+    return reduce_check(s, col, row);
 }
 
 slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_scalars_t *chk, int combined)
 {
-    slp_backend_t *be = s->be;
-    be->spmv_t(be, s->a, s->yhat, s->aty);
-    SLP_CALL(slp_exchange_sum_cols(s->ex, s->aty));
-    be->spmv(be, s->a, s->xhat, s->ax);
-    SLP_CALL(slp_exchange_sum_rows(s->ex, s->ax));
-    SLP_CALL(sync_replicas(s));
-    SLP_CALL(ray_products(s, 0));
-
     double col[SLP_COL_COUNT], row[SLP_ROW_COUNT];
     SLP_CALL(check_partials(s, col, row));
 
@@ -176,12 +212,13 @@ slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_scalars_t *chk, int combined)
     chk->dist_y = sqrt(row[SLP_ROW_DIST2]);
     ray_measures(s, col, row, chk);
     if (!combined && !slp_pdhg_primal_infeasible(s, chk) && !slp_pdhg_dual_infeasible(s, chk)) {
-        SLP_CALL(ray_products(s, 1));
-        SLP_CALL(check_partials(s, col, row));
+        double rc[SLP_COL_COUNT] = {0}, rr[SLP_ROW_COUNT] = {0};
+        SLP_CALL(ray_part(s, 1, rc, rr));
+        SLP_CALL(reduce_check(s, rc, rr));
         slp_check_scalars_t epoch = *chk;
-        ray_measures(s, col, row, &epoch);
+        ray_measures(s, rc, rr, &epoch);
         if (slp_pdhg_primal_infeasible(s, &epoch) || slp_pdhg_dual_infeasible(s, &epoch))
-            ray_measures(s, col, row, chk);
+            ray_measures(s, rc, rr, chk);
     }
     return SLP_OK;
 }

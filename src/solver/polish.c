@@ -53,9 +53,8 @@ static slp_err zero_finite(slp_backend_t *be, double *dst, const double *src, in
 static slp_err phase_create(slp_pdhg_t *main_solver, int dual_phase, slp_pdhg_t *p)
 {
     *p = *main_solver; /* scalars and borrowed pointers (matrix, plan, scaling factors) */
-    p->host_lv = p->host_uv = NULL;
     slp_backend_t *be = p->be;
-    SLP_CALL(slp_state_create(p, SLP_VEC_PHASE)); /* zero-filled */
+    SLP_CALL(slp_state_create(p, SLP_VEC_PHASE, 0)); /* zero-filled */
     const slp_pdhg_t *s = main_solver;
     if (!dual_phase) { /* objective 0 (vec_create zero-fills), bounds as they are */
         be->vec_copy(be, p->lv, s->lv, p->n);

@@ -6,8 +6,13 @@
 
 #include "grid/reduce.h"
 
+#ifdef SLP_HAVE_OPENMP
+#include <omp.h>
+#endif
+
 #define SLP_MATRIX_ZERO_TOL 1e-9
 #define SLP_SCALE_FLOOR 1e-12
+#define SLP_SCALE_PAR_MIN 20000 /* entries below which a sweep runs on one thread */
 
 slp_err slp_preprocess(slp_local_problem_t *lp, int64_t *dropped)
 {
@@ -74,110 +79,228 @@ slp_err slp_compute_norms(slp_grid_t *grid, const slp_local_problem_t *lp, slp_n
     return SLP_OK;
 }
 
-/* Turn reduced statistics into factors: sqrt, with tiny arguments giving 1. */
-static void factors_from(double *v, int64_t len)
+/* ------------------------------------------------------------ diagonal scaling
+ *
+ * The passes never touch the matrix: they keep the cumulative factors R (rows) and
+ * S (columns) as reciprocals inv_r, inv_s and read each scaled entry as
+ * |a~_ij| = |a_ij| (inv_r_i inv_s_j), always in this order, so that every grid shape
+ * sees the same value. A sweep streams the lines of one copy of the block, the one
+ * whose lines are the longer side (A_rc^T when the block has more columns than rows):
+ * the statistics of those lines are per line; the other side's are scattered into
+ * one private array per thread, short and cache-resident, combined in thread order.
+ * Maxima and minima do not depend on the order, so the geometric-mean and Ruiz
+ * factors are identical for every grid shape and thread count. The factors are
+ * applied to both copies and to the vectors once, at the end. */
+
+typedef struct {
+    slp_grid_t *grid;
+    const slp_csr_t *lines;   /* the streamed copy: A_rc, or A_rc^T when it has more lines */
+    int lines_are_cols;       /* lines = A_rc^T: its lines are the columns */
+    int64_t m, n;
+    double *inv_r, *inv_s;    /* reciprocals of the cumulative factors */
+    double *row_stat, *col_stat; /* [2 m], [2 n]: statistics of each side */
+    double *priv;             /* [threads x 2 short]: scattered statistics per thread */
+    int threads;
+} scaler_t;
+
+enum { STAT_MAX, STAT_MINMAX, STAT_SUM };
+
+static int scale_threads(void)
+{
+#ifdef SLP_HAVE_OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+/* Initial value of a statistic: -min starts at -inf (so that an empty line stays
+ * recognisable after the max reduction), maxima and sums at 0. */
+static void stat_init(double *v, int kind, int64_t len)
 {
     for (int64_t k = 0; k < len; k++)
-        v[k] = v[k] < SLP_SCALE_FLOOR ? 1.0 : sqrt(v[k]);
+        v[k] = 0.0;
+    if (kind == STAT_MINMAX)
+        for (int64_t k = 0; k < len; k++)
+            v[len + k] = -INFINITY;
 }
 
-/* Divide A by r_i s_j and fold the factors into the problem data and the
- * cumulative factors. */
-static void apply_factors(slp_local_problem_t *lp, slp_scaling_t *sc, const double *r,
-                          const double *s)
+/* Add the value v (a term already raised to its power for STAT_SUM) to slot k. */
+static inline void stat_add(double *v, int kind, int64_t len, int64_t k, double a)
 {
-    slp_csr_t *a = &lp->A;
-    for (int64_t i = 0; i < a->rows; i++)
-        for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
-            a->val[k] /= r[i] * s[a->col_idx[k]];
-    for (int64_t j = 0; j < lp->n_loc; j++) {
-        lp->obj[j] /= s[j];
-        lp->lv[j] *= s[j];
-        lp->uv[j] *= s[j];
-        sc->dcol[j] *= s[j];
+    if (kind == STAT_SUM) {
+        v[k] += a;
+        return;
     }
-    for (int64_t i = 0; i < lp->m_loc; i++) {
-        lp->lc[i] /= r[i];
-        lp->uc[i] /= r[i];
-        sc->drow[i] *= r[i];
+    v[k] = a > v[k] ? a : v[k];
+    if (kind == STAT_MINMAX)
+        v[len + k] = -a > v[len + k] ? -a : v[len + k];
+}
+
+static inline double stat_term(double v, double power)
+{
+    return power == 1.0 ? v : pow(v, power);
+}
+
+/* The lines [lo, hi) of a sweep (below); kind, want_line, want_cross and cols are
+ * constants at every call, so the compiler specialises the loop for each. */
+static inline __attribute__((always_inline)) void
+sweep_range(const slp_csr_t *L, const double *inv_line, const double *inv_cross, int cols,
+            int kind, int want_line, double line_power, int want_cross, double cross_power,
+            double *line_out, double *mine, int64_t k)
+{
+    const int64_t nl = L->rows, nc = L->cols;
+    double own = inv_line[k];
+    double mx = 0.0, mn = INFINITY, sum = 0.0;
+    for (int64_t e = L->row_ptr[k]; e < L->row_ptr[k + 1]; e++) {
+        int32_t j = L->col_idx[e];
+        double v = fabs(L->val[e]) * (cols ? inv_cross[j] * own : own * inv_cross[j]);
+        if (want_line) {
+            mx = v > mx ? v : mx;
+            mn = v < mn ? v : mn;
+            if (kind == STAT_SUM)
+                sum += stat_term(v, line_power);
+        }
+        if (want_cross)
+            stat_add(mine, kind, nc, j, kind == STAT_SUM ? stat_term(v, cross_power) : v);
+    }
+    if (want_line) {
+        line_out[k] = kind == STAT_SUM ? sum : mx;
+        if (kind == STAT_MINMAX)
+            line_out[nl + k] = -mn;
     }
 }
 
-/* One Ruiz (use_max) or Pock-Chambolle (sums of |a|^alpha, |a|^(2-alpha)) pass. */
-static slp_err scaling_pass(slp_grid_t *grid, slp_local_problem_t *lp, slp_scaling_t *sc,
-                            int use_max, double alpha, double *r, double *s)
+#define SWEEP_CASE(KIND, LINE, CROSS, COLS)                                                    \
+    _Pragma("omp for schedule(static)") for (int64_t k = 0; k < L->rows; k++)                 \
+        sweep_range(L, inv_line, inv_cross, COLS, KIND, LINE, line_power, CROSS, cross_power, \
+                    line_out, mine, k)
+
+/* One sweep over the streamed lines: statistics of kind `kind` of the line side
+ * (when want_line; terms |a~|^line_power for sums) and of the cross side (when
+ * want_cross; |a~|^cross_power), into row_stat / col_stat. The scaled entry is
+ * |a| (inv_r_i inv_s_j) whichever copy is streamed. */
+static void sweep(scaler_t *s, int kind, int want_line, double line_power, int want_cross,
+                  double cross_power)
 {
-    slp_csr_t *a = &lp->A;
-    memset(r, 0, (size_t)lp->m_loc * sizeof(double));
-    memset(s, 0, (size_t)lp->n_loc * sizeof(double));
-    for (int64_t i = 0; i < a->rows; i++) {
-        for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
-            double v = fabs(a->val[k]);
-            int32_t j = a->col_idx[k];
-            if (use_max) {
-                r[i] = fmax(r[i], v);
-                s[j] = fmax(s[j], v);
-            } else {
-                r[i] += alpha == 1.0 ? v : pow(v, alpha);
-                s[j] += alpha == 1.0 ? v : pow(v, 2.0 - alpha);
+    const slp_csr_t *L = s->lines;
+    int cols = s->lines_are_cols;
+    const double *inv_line = cols ? s->inv_s : s->inv_r;
+    const double *inv_cross = cols ? s->inv_r : s->inv_s;
+    double *line_out = cols ? s->col_stat : s->row_stat;
+    double *cross_out = cols ? s->row_stat : s->col_stat;
+    const int64_t width = kind == STAT_MINMAX ? 2 * L->cols : L->cols;
+    int parts = L->nnz >= SLP_SCALE_PAR_MIN ? s->threads : 1;
+    int which = (kind * 2 + want_line) * 2 + want_cross;
+#pragma omp parallel num_threads(parts) if (parts > 1)
+    {
+        int t = 0;
+#ifdef SLP_HAVE_OPENMP
+        t = omp_get_thread_num();
+#endif
+        double *mine = s->priv + (size_t)t * (size_t)width;
+        if (want_cross)
+            stat_init(mine, kind, L->cols);
+        if (cols) {
+            switch (which) {
+            case (STAT_MINMAX * 2 + 1) * 2 + 0: SWEEP_CASE(STAT_MINMAX, 1, 0, 1); break;
+            case (STAT_MINMAX * 2 + 0) * 2 + 1: SWEEP_CASE(STAT_MINMAX, 0, 1, 1); break;
+            case (STAT_MAX * 2 + 1) * 2 + 1: SWEEP_CASE(STAT_MAX, 1, 1, 1); break;
+            default: SWEEP_CASE(STAT_SUM, 1, 1, 1); break;
+            }
+        } else {
+            switch (which) {
+            case (STAT_MINMAX * 2 + 1) * 2 + 0: SWEEP_CASE(STAT_MINMAX, 1, 0, 0); break;
+            case (STAT_MINMAX * 2 + 0) * 2 + 1: SWEEP_CASE(STAT_MINMAX, 0, 1, 0); break;
+            case (STAT_MAX * 2 + 1) * 2 + 1: SWEEP_CASE(STAT_MAX, 1, 1, 0); break;
+            default: SWEEP_CASE(STAT_SUM, 1, 1, 0); break;
             }
         }
     }
-    if (use_max) {
-        SLP_CALL(slp_max_over_row(grid, r, lp->m_loc));
-        SLP_CALL(slp_max_over_col(grid, s, lp->n_loc));
-    } else {
-        SLP_CALL(slp_sum_over_row(grid, r, lp->m_loc));
-        SLP_CALL(slp_sum_over_col(grid, s, lp->n_loc));
+    if (!want_cross)
+        return;
+    memcpy(cross_out, s->priv, (size_t)width * sizeof(double));
+    for (int t = 1; t < parts; t++) {
+        const double *other = s->priv + (size_t)t * (size_t)width;
+        for (int64_t k = 0; k < width; k++)
+            cross_out[k] = kind == STAT_SUM ? cross_out[k] + other[k]
+                                            : (other[k] > cross_out[k] ? other[k] : cross_out[k]);
     }
-    factors_from(r, lp->m_loc);
-    factors_from(s, lp->n_loc);
-    apply_factors(lp, sc, r, s);
+}
+
+/* Reduce one side's statistics over the grid (rows over row_comm, columns over
+ * col_comm) and fold its factors sqrt(arg) into the reciprocals: arg is the max, the
+ * sum, or max * min for STAT_MINMAX; an argument below the floor (an empty line's
+ * among them) gives the factor 1. */
+static slp_err finish_side(scaler_t *s, int columns, int kind)
+{
+    int64_t len = columns ? s->n : s->m;
+    double *stat = columns ? s->col_stat : s->row_stat;
+    double *inv = columns ? s->inv_s : s->inv_r;
+    int64_t count = kind == STAT_MINMAX ? 2 * len : len;
+    if (kind == STAT_SUM)
+        SLP_CALL(columns ? slp_sum_over_col(s->grid, stat, count)
+                         : slp_sum_over_row(s->grid, stat, count));
+    else
+        SLP_CALL(columns ? slp_max_over_col(s->grid, stat, count)
+                         : slp_max_over_row(s->grid, stat, count));
+#pragma omp parallel for if (len >= SLP_SCALE_PAR_MIN) schedule(static)
+    for (int64_t k = 0; k < len; k++) {
+        double arg = stat[k];
+        if (kind == STAT_MINMAX)
+            arg = arg > 0.0 ? arg * -stat[len + k] : 0.0;
+        inv[k] /= arg >= SLP_SCALE_FLOOR ? sqrt(arg) : 1.0;
+    }
     return SLP_OK;
 }
 
-/* Factors sqrt(min |a| * max |a|) over the nonzeros of each row (side 0) or column
- * (side 1) into f; 1 for an empty line. The minimum is reduced as the maximum of
- * 1/|a|, so both statistics use the max reduction. */
-static slp_err geometric_factors(slp_grid_t *grid, const slp_csr_t *a, int side, double *f,
-                                 int64_t len)
+/* Factors of one side (rows or columns) from the current scaled matrix. */
+static slp_err scale_side(scaler_t *s, int columns, int kind)
 {
-    double *inv = NULL;
-    SLP_CALL(slp_alloc(&inv, (size_t)len + 1, sizeof(double)));
-    memset(f, 0, (size_t)len * sizeof(double));
-    memset(inv, 0, (size_t)len * sizeof(double));
-    for (int64_t i = 0; i < a->rows; i++) {
-        for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
-            double v = fabs(a->val[k]);
-            int64_t at = side == 0 ? i : a->col_idx[k];
-            f[at] = fmax(f[at], v);
-            inv[at] = fmax(inv[at], 1.0 / v);
-        }
-    }
-    slp_err rc = side == 0 ? slp_max_over_row(grid, f, len) : slp_max_over_col(grid, f, len);
-    if (rc == SLP_OK)
-        rc = side == 0 ? slp_max_over_row(grid, inv, len) : slp_max_over_col(grid, inv, len);
-    for (int64_t k = 0; k < len; k++)
-        f[k] = inv[k] > 0 ? f[k] / inv[k] : 0.0; /* max |a| / (1 / min |a|) */
-    free(inv);
-    factors_from(f, len);
-    return rc;
+    int line = columns == s->lines_are_cols;
+    sweep(s, kind, line, 1.0, !line, 1.0);
+    return finish_side(s, columns, kind);
 }
 
-/* One geometric-mean pass (Gurobi's ScaleFlag, as cuPDLPx uses it): the rows, then
- * the columns of the row-scaled matrix. */
-static slp_err geometric_pass(slp_grid_t *grid, slp_local_problem_t *lp, slp_scaling_t *sc,
-                              double *r, double *s)
+/* Factors of both sides from the same matrix (Ruiz, Pock-Chambolle with terms
+ * |a~|^row_power for the rows and |a~|^col_power for the columns). */
+static slp_err scale_both(scaler_t *s, int kind, double row_power, double col_power)
 {
-    for (int64_t j = 0; j < lp->n_loc; j++)
-        s[j] = 1.0;
-    SLP_CALL(geometric_factors(grid, &lp->A, 0, r, lp->m_loc));
-    apply_factors(lp, sc, r, s);
-    for (int64_t i = 0; i < lp->m_loc; i++)
-        r[i] = 1.0;
-    SLP_CALL(geometric_factors(grid, &lp->A, 1, s, lp->n_loc));
-    apply_factors(lp, sc, r, s);
-    return SLP_OK;
+    int cols = s->lines_are_cols;
+    sweep(s, kind, 1, cols ? col_power : row_power, 1, cols ? row_power : col_power);
+    SLP_CALL(finish_side(s, 0, kind));
+    return finish_side(s, 1, kind);
+}
+
+/* Scale every entry of a copy by (inv_r_i inv_s_j), the same product for A_rc and its
+ * transpose so that the two copies stay equal. */
+static void scale_entries(slp_csr_t *copy, const double *inv_r, const double *inv_s, int transposed)
+{
+    const int64_t *ptr = copy->row_ptr;
+    const int32_t *idx = copy->col_idx;
+    double *val = copy->val;
+#pragma omp parallel for if (copy->nnz >= SLP_SCALE_PAR_MIN) schedule(dynamic, 512)
+    for (int64_t k = 0; k < copy->rows; k++)
+        for (int64_t e = ptr[k]; e < ptr[k + 1]; e++)
+            val[e] *= transposed ? inv_r[idx[e]] * inv_s[k] : inv_r[k] * inv_s[idx[e]];
+}
+
+/* The cumulative factors into both copies, the problem vectors and sc. */
+static void apply_factors(scaler_t *s, slp_local_problem_t *lp, slp_csr_t *at, slp_scaling_t *sc)
+{
+    scale_entries(&lp->A, s->inv_r, s->inv_s, 0);
+    scale_entries(at, s->inv_r, s->inv_s, 1);
+    for (int64_t j = 0; j < s->n; j++) {
+        sc->dcol[j] = 1.0 / s->inv_s[j];
+        lp->obj[j] *= s->inv_s[j];
+        lp->lv[j] *= sc->dcol[j];
+        lp->uv[j] *= sc->dcol[j];
+    }
+    for (int64_t i = 0; i < s->m; i++) {
+        sc->drow[i] = 1.0 / s->inv_r[i];
+        lp->lc[i] *= s->inv_r[i];
+        lp->uc[i] *= s->inv_r[i];
+    }
 }
 
 /* HPR-LP style: theta_b = 1/(1 + ||b~||), theta_c = 1/(1 + ||c~||) on the scaled data. */
@@ -209,35 +332,61 @@ static slp_err bound_objective_rescaling(slp_grid_t *grid, slp_local_problem_t *
     return SLP_OK;
 }
 
+/* The passes in cuPDLPx's order (docs/algorithm.md section 2): geometric-mean
+ * (rows, then the columns of the row-scaled matrix), Ruiz, Pock-Chambolle. */
+static slp_err run_passes(scaler_t *s, const slp_settings_t *settings)
+{
+    for (int it = 0; it < settings->geo_iters; it++) {
+        SLP_CALL(scale_side(s, 0, STAT_MINMAX));
+        SLP_CALL(scale_side(s, 1, STAT_MINMAX));
+    }
+    for (int it = 0; it < settings->ruiz_iters; it++)
+        SLP_CALL(scale_both(s, STAT_MAX, 1.0, 1.0));
+    if (settings->pock_chambolle)
+        SLP_CALL(scale_both(s, STAT_SUM, settings->pc_alpha, 2.0 - settings->pc_alpha));
+    return SLP_OK;
+}
+
 slp_err slp_scale(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_t *settings,
-                  slp_scaling_t *sc)
+                  slp_csr_t *at_out, slp_scaling_t *sc)
 {
     memset(sc, 0, sizeof *sc);
     sc->theta_b = sc->theta_c = 1.0;
-    double *r = NULL, *s = NULL;
-    slp_err rc = slp_alloc(&sc->drow, (size_t)lp->m_loc + 1, sizeof(double));
-    if (rc == SLP_OK)
-        rc = slp_alloc(&sc->dcol, (size_t)lp->n_loc + 1, sizeof(double));
-    if (rc == SLP_OK)
-        rc = slp_alloc(&r, (size_t)lp->m_loc + 1, sizeof(double));
-    if (rc == SLP_OK)
-        rc = slp_alloc(&s, (size_t)lp->n_loc + 1, sizeof(double));
+    slp_csr_t at;
+    memset(&at, 0, sizeof at);
+    scaler_t s = {.grid = grid, .m = lp->m_loc, .n = lp->n_loc, .threads = scale_threads()};
+    s.lines_are_cols = s.n > s.m;
+    s.lines = s.lines_are_cols ? &at : &lp->A;
+    int64_t shorter = s.lines_are_cols ? s.m : s.n;
+    slp_err rc = slp_csr_transpose(&lp->A, &at);
+    double **arrays[] = {&sc->drow, &sc->dcol, &s.inv_r, &s.inv_s, &s.row_stat, &s.col_stat,
+                         &s.priv};
+    size_t sizes[] = {(size_t)s.m, (size_t)s.n, (size_t)s.m, (size_t)s.n, 2 * (size_t)s.m,
+                      2 * (size_t)s.n, 2 * (size_t)shorter * (size_t)s.threads};
+    for (int k = 0; rc == SLP_OK && k < 7; k++)
+        rc = slp_alloc(arrays[k], sizes[k] + 1, sizeof(double));
+    rc = slp_comm_agree(grid->world, rc); /* before the passes' collectives */
     if (rc == SLP_OK) {
-        for (int64_t i = 0; i < lp->m_loc; i++)
-            sc->drow[i] = 1.0;
-        for (int64_t j = 0; j < lp->n_loc; j++)
-            sc->dcol[j] = 1.0;
-        for (int it = 0; rc == SLP_OK && it < settings->geo_iters; it++)
-            rc = geometric_pass(grid, lp, sc, r, s);
-        for (int it = 0; rc == SLP_OK && it < settings->ruiz_iters; it++)
-            rc = scaling_pass(grid, lp, sc, 1, 0.0, r, s);
-        if (rc == SLP_OK && settings->pock_chambolle)
-            rc = scaling_pass(grid, lp, sc, 0, settings->pc_alpha, r, s);
-        if (rc == SLP_OK && settings->bound_obj_rescaling)
+        for (int64_t i = 0; i < s.m; i++)
+            s.inv_r[i] = 1.0;
+        for (int64_t j = 0; j < s.n; j++)
+            s.inv_s[j] = 1.0;
+        rc = run_passes(&s, settings);
+    }
+    if (rc == SLP_OK) {
+        apply_factors(&s, lp, &at, sc);
+        if (settings->bound_obj_rescaling)
             rc = bound_objective_rescaling(grid, lp, sc);
     }
-    free(r);
-    free(s);
+    free(s.inv_r);
+    free(s.inv_s);
+    free(s.row_stat);
+    free(s.col_stat);
+    free(s.priv);
+    if (rc == SLP_OK && at_out)
+        *at_out = at;
+    else
+        slp_csr_free(&at);
     if (rc != SLP_OK)
         slp_scaling_free(sc);
     return rc;

@@ -32,6 +32,7 @@ void slp_settings_default(slp_settings_t *s)
     s->pid_decay = 0.3;
     s->polish = 0;
     s->step_boost = 0;
+    s->block_copies = 0;
     s->presolve = 1;
     s->threads = 0;
     s->comm_support = 0;

@@ -37,6 +37,7 @@ typedef struct slp_settings {
 
     int polish;          /* feasibility polishing (off) */
     int step_boost;      /* active-set step-size boost (off) */
+    int block_copies;    /* slp_block_copies: CSR copies of each block (0: the backend's choice) */
     int presolve;        /* distributed presolve (on) */
     int threads;         /* CPU threads per rank (0 = default) */
     int comm_support;    /* 1: support-aware communication plan (--comm support) */

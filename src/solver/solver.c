@@ -66,22 +66,6 @@ static uint32_t block_crc(const slp_csr_t *a)
     return slp_crc32(crc, a->val, (size_t)a->nnz * sizeof *a->val);
 }
 
-static slp_err create_vectors(slp_pdhg_t *s, const slp_local_problem_t *lp, const slp_scaling_t *sc)
-{
-    slp_backend_t *be = s->be;
-    SLP_CALL(slp_state_create(s, SLP_VEC_ALL)); /* zero-filled */
-    const double *host[] = {lp->obj, lp->lv, lp->uv, sc->dcol, lp->lc, lp->uc, sc->drow};
-    double *dev[] = {s->c, s->lv, s->uv, s->dcol, s->lc, s->uc, s->drow};
-    int64_t len[] = {s->n, s->n, s->n, s->n, s->m, s->m, s->m};
-    for (int k = 0; k < 7; k++)
-        SLP_CALL(be->vec_upload(be, dev[k], host[k], len[k]));
-    SLP_CALL(slp_alloc(&s->host_lv, (size_t)s->n + 1, sizeof(double)));
-    SLP_CALL(slp_alloc(&s->host_uv, (size_t)s->n + 1, sizeof(double)));
-    memcpy(s->host_lv, lp->lv, (size_t)s->n * sizeof(double));
-    memcpy(s->host_uv, lp->uv, (size_t)s->n * sizeof(double));
-    return SLP_OK;
-}
-
 /* Upload factor * v[k] * scale[k] as the start and anchor of one space. */
 static slp_err warm_start_space(slp_pdhg_t *s, const double *v, const double *scale,
                                 double factor, int64_t len, double *iterate, double *anchor)
@@ -110,6 +94,22 @@ static slp_err warm_start(slp_pdhg_t *s, const slp_scaling_t *sc, double sense)
     return SLP_OK;
 }
 
+/* The state vectors: the problem's slices and the scaling factors are taken over from lp
+ * and sc (not copied: their arrays are left NULL), the rest created zero (with the warm
+ * start, which reads sc, in x, x0, y, y0). */
+static slp_err create_vectors(slp_pdhg_t *s, slp_local_problem_t *lp, slp_scaling_t *sc,
+                              double sense)
+{
+    SLP_CALL(slp_state_create(s, SLP_VEC_ALL, SLP_VEC_PROBLEM | SLP_VEC_SCALING));
+    SLP_CALL(warm_start(s, sc, sense));
+    double **host[] = {&lp->obj, &lp->lv, &lp->uv, &sc->dcol, &lp->lc, &lp->uc, &sc->drow};
+    double **dev[] = {&s->c, &s->lv, &s->uv, &s->dcol, &s->lc, &s->uc, &s->drow};
+    int64_t len[] = {s->n, s->n, s->n, s->n, s->m, s->m, s->m};
+    for (int k = 0; k < 7; k++)
+        SLP_CALL(slp_vec_take(s->be, host[k], len[k], dev[k]));
+    return SLP_OK;
+}
+
 static void destroy_solver(slp_pdhg_t *s)
 {
     slp_backend_t *be = s->be;
@@ -118,8 +118,6 @@ static void destroy_solver(slp_pdhg_t *s)
         be->block_destroy(be, s->a);
     slp_exchange_destroy(&s->ex);
     slp_plan_destroy(&s->plan);
-    free(s->host_lv);
-    free(s->host_uv);
 }
 
 
@@ -165,49 +163,9 @@ static int log_due(int64_t check_index, int every)
 
 /* ---------------------------------------------------------------- extract */
 
-static slp_err extract(slp_pdhg_t *s, double sense, slp_result_t *res)
-{
-    slp_backend_t *be = s->be;
-    int64_t n = s->n, m = s->m;
-    double *c = NULL, *dcol = NULL, *drow = NULL;
-    SLP_CALL(slp_alloc(&res->x, (size_t)n + 1, sizeof(double)));
-    SLP_CALL(slp_alloc(&res->rc, (size_t)n + 1, sizeof(double)));
-    SLP_CALL(slp_alloc(&res->y, (size_t)m + 1, sizeof(double)));
-    SLP_CALL(slp_alloc(&res->ax, (size_t)m + 1, sizeof(double)));
-    slp_err rc = slp_alloc(&c, (size_t)n + 1, sizeof(double));
-    if (rc == SLP_OK)
-        rc = slp_alloc(&dcol, (size_t)n + 1, sizeof(double));
-    if (rc == SLP_OK)
-        rc = slp_alloc(&drow, (size_t)m + 1, sizeof(double));
-    double *host[] = {res->x, res->rc, c, dcol, res->y, res->ax, drow};
-    const double *dev[] = {s->xhat, s->aty, s->c, s->dcol, s->yhat, s->ax, s->drow};
-    int64_t len[] = {n, n, n, n, m, m, m};
-    for (int k = 0; rc == SLP_OK && k < 7; k++)
-        rc = be->vec_download(be, host[k], dev[k], len[k]);
-    if (rc == SLP_OK) {
-        double tb = s->theta_b, tc = s->theta_c;
-        for (int64_t j = 0; j < n; j++) {
-            res->x[j] /= dcol[j] * tb;
-            double red = (c[j] - res->rc[j]) * dcol[j] / tc;
-            if (s->host_lv[j] == -INFINITY)
-                red = fmin(red, 0.0);
-            if (s->host_uv[j] == INFINITY)
-                red = fmax(red, 0.0);
-            res->rc[j] = sense * red;
-        }
-        for (int64_t i = 0; i < m; i++) {
-            res->y[i] = sense * res->y[i] / (drow[i] * tc);
-            res->ax[i] *= drow[i] / tb;
-        }
-    }
-    free(c);
-    free(dcol);
-    free(drow);
-    return rc;
-}
-
-/* The certificate of an infeasible or unbounded status, unscaled (ray_x / dcol,
- * ray_y / drow); the positive factors theta_b, theta_c do not change a ray. */
+/* The certificate of an infeasible or unbounded status, unscaled (d_x / dcol,
+ * d_y / drow: the last check left the rays in dx, dy); the positive factors theta_b,
+ * theta_c do not change a ray. */
 static slp_err extract_ray(slp_pdhg_t *s, slp_result_t *res)
 {
     slp_backend_t *be = s->be;
@@ -219,12 +177,57 @@ static slp_err extract_ray(slp_pdhg_t *s, slp_result_t *res)
     double *factor = NULL;
     SLP_CALL(slp_alloc(out, (size_t)len + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&factor, (size_t)len + 1, sizeof(double)));
-    slp_err rc = be->vec_download(be, *out, dual ? s->ray_y : s->ray_x, len);
+    slp_err rc = be->vec_download(be, *out, dual ? s->dy : s->dx, len);
     if (rc == SLP_OK)
         rc = be->vec_download(be, factor, dual ? s->drow : s->dcol, len);
     for (int64_t k = 0; rc == SLP_OK && k < len; k++)
         (*out)[k] /= factor[k];
     free(factor);
+    return rc;
+}
+
+/* The solution slices in original units and the user's sense. The state's vectors
+ * become the results (slp_vec_give: no copy on the CPU), so the state is gone after. */
+static slp_err extract(slp_pdhg_t *s, double sense, slp_result_t *res)
+{
+    SLP_CALL(extract_ray(s, res));
+    SLP_CALL(slp_pdhg_point_products(s)); /* A^T yhat in col_work, A xhat in ax */
+    double **unread[] = {&s->x, &s->x0, &s->slack, &s->dx, &s->y, &s->y0, &s->dy, &s->h,
+                         &s->lc, &s->uc}; /* freed first: their memory serves what follows */
+    for (size_t k = 0; k < sizeof unread / sizeof unread[0]; k++) {
+        s->be->vec_destroy(s->be, *unread[k]);
+        *unread[k] = NULL;
+    }
+    int64_t n = s->n, m = s->m;
+    double *c = NULL, *lv = NULL, *uv = NULL, *dcol = NULL, *drow = NULL;
+    double **dev[] = {&s->xhat, &s->col_work, &s->yhat, &s->ax, &s->c,
+                      &s->lv, &s->uv, &s->dcol, &s->drow};
+    double **host[] = {&res->x, &res->rc, &res->y, &res->ax, &c, &lv, &uv, &dcol, &drow};
+    int64_t len[] = {n, n, m, m, n, n, n, n, m};
+    slp_err rc = SLP_OK;
+    for (int k = 0; rc == SLP_OK && k < 9; k++)
+        rc = slp_vec_give(s->be, dev[k], len[k], host[k]);
+    if (rc == SLP_OK) {
+        double tb = s->theta_b, tc = s->theta_c;
+        for (int64_t j = 0; j < n; j++) {
+            res->x[j] /= dcol[j] * tb;
+            double red = (c[j] - res->rc[j]) * dcol[j] / tc; /* rc held A^T yhat */
+            if (lv[j] == -INFINITY)
+                red = fmin(red, 0.0);
+            if (uv[j] == INFINITY)
+                red = fmax(red, 0.0);
+            res->rc[j] = sense * red;
+        }
+        for (int64_t i = 0; i < m; i++) {
+            res->y[i] = sense * res->y[i] / (drow[i] * tc);
+            res->ax[i] *= drow[i] / tb;
+        }
+    }
+    free(c);
+    free(lv);
+    free(uv);
+    free(dcol);
+    free(drow);
     return rc;
 }
 
@@ -300,30 +303,44 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, double t_entry, slp
         SLP_CALL(slp_compute_norms(s->grid, lp, &s->norms));
     SLP_CALL(slp_comm_agree(s->grid->world, check_device_memory(s, lp)));
     slp_scaling_t sc;
-    SLP_CALL(slp_scale(s->grid, lp, s->set, &sc));
+    slp_csr_t at; /* A_rc^T, built and scaled with A_rc, handed to the backend below */
+    double t_scale = slp_wall_seconds();
+    SLP_CALL(slp_scale(s->grid, lp, s->set, &at, &sc));
+    double t_vectors = slp_wall_seconds();
     s->theta_b = sc.theta_b;
     s->theta_c = sc.theta_c;
     s->obj_const = lp->obj_const;
-    slp_err rc = create_vectors(s, lp, &sc);
+    /* In this order for the memory peak: the plan reads lp->A; the backend then takes
+     * the block (one copy or both, backend.h); the state vectors come last and take
+     * over lp's slices and the factors (docs/memory.md). */
+    slp_err rc = slp_plan_create(s->grid, lp, s->set->comm_support ? "support" : "dense", &s->plan);
     if (rc == SLP_OK)
-        rc = warm_start(s, &sc, lp->sense < 0 ? -1.0 : 1.0);
-    slp_scaling_free(&sc);
-    SLP_CALL(rc);
-    SLP_CALL(slp_plan_create(s->grid, lp, s->set->comm_support ? "support" : "dense", &s->plan));
-    SLP_CALL(slp_exchange_create(s->grid, s->be, s->plan, (slp_comm_lib)s->set->comm_lib, s->m,
-                                 s->n, &s->ex));
-    SLP_CALL(model_hops(s, lp, res));
-    if (slp_checkpoint_active()) /* the matrix goes into the checkpoint fingerprint */
+        rc = slp_exchange_create(s->grid, s->be, s->plan, (slp_comm_lib)s->set->comm_lib, s->m,
+                                 s->n, &s->ex);
+    if (rc == SLP_OK)
+        rc = model_hops(s, lp, res);
+    if (rc == SLP_OK && slp_checkpoint_active()) /* the matrix goes into the checkpoint fingerprint */
         s->matrix_crc = block_crc(&lp->A);
-    SLP_CALL(s->be->block_create(s->be, &lp->A, &s->a)); /* lp->A is handed over */
+    if (rc == SLP_OK) /* lp->A and at are handed over */
+        rc = s->be->block_create(s->be, &lp->A, &at, (slp_block_copies)s->set->block_copies,
+                                 &s->a);
+    slp_csr_free(&at);
+    if (rc == SLP_OK)
+        rc = create_vectors(s, lp, &sc, lp->sense < 0 ? -1.0 : 1.0);
+    slp_scaling_free(&sc);
+    SLP_CALL(slp_comm_agree(s->grid->world, rc)); /* a failure on one rank ends every rank */
     res->scaling_seconds = slp_wall_seconds() - t0;
+    slp_log_verbose("setup: preprocessing %.3f s, scaling %.3f s, vectors, plan and matrix "
+                    "%.3f s\n", t_scale - t0, t_vectors - t_scale, t0 + res->scaling_seconds -
+                    t_vectors);
 
     double t1 = slp_wall_seconds();
     double sigma_max = 0.0;
     int power_iters = 0;
-    /* work vectors: y/yhat (m) and g (n) are free before the first iteration */
-    SLP_CALL(slp_sigma_max_estimate(s->grid, s->be, s->ex, s->a, NULL, s->m, s->n, lp->row_lo, s->h, s->dy,
-                                 s->g, t_entry + s->set->time_limit, &sigma_max, &power_iters));
+    /* work vectors: h, dy (m) and col_work (n) are free before the first iteration */
+    SLP_CALL(slp_sigma_max_estimate(s->grid, s->be, s->ex, s->a, NULL, s->m, s->n, lp->row_lo,
+                                    s->h, s->dy, s->col_work, t_entry + s->set->time_limit,
+                                    &sigma_max, &power_iters));
     s->eta = sigma_max > 0.0 ? 0.998 / sigma_max : 1.0;
     s->eta0 = s->eta;
     s->omega = 1.0;
@@ -546,8 +563,6 @@ slp_err slp_solve(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
     }
     if (rc == SLP_OK)
         rc = extract(&s, sense, result);
-    if (rc == SLP_OK)
-        rc = extract_ray(&s, result);
     destroy_solver(&s);
     if (rc != SLP_OK)
         slp_result_free(result);

@@ -20,16 +20,20 @@ typedef struct {
     uint32_t matrix_crc;          /* crc32 of the scaled A_rc as uploaded (checkpoints only) */
     slp_comm_plan_t *plan;        /* communication plan of the products */
     slp_exchange_t *ex;           /* the plan applied to backend vectors */
-    /* column slice (replicated down the grid column) */
+    /* Column slice (replicated down the grid column). The state keeps what the method
+     * needs and no more (docs/memory.md "State vectors"):
+     *   col_work  in an iteration A^T y, overwritten in place by the reflected point
+     *             xbar (the primal pass reads each g_j before it writes xbar_j); at a
+     *             check each product in turn: A^T yhat, A^T dy, A^T of the dual ray;
+     *   dx        the last step xhat - x, then the primal ray projected in place. */
     double *c, *lv, *uv, *dcol;
-    double *x, *x0, *xbar, *xhat, *slack, *dx, *g, *aty;
-    double *ray_x, *aty_ray;      /* primal ray and A^T of the dual ray */
-    /* row slice (replicated along the grid row) */
+    double *x, *x0, *xhat, *slack, *dx, *col_work;
+    /* Row slice (replicated along the grid row).
+     *   h   A xbar in an iteration (the step boost reads it after a check);
+     *   ax  A xhat at a check, then A of the primal ray;
+     *   dy  the last step yhat - y, then the dual ray projected in place. */
     double *lc, *uc, *drow;
     double *y, *y0, *yhat, *dy, *h, *ax;
-    double *ray_y, *ax_ray;       /* dual ray and A of the primal ray */
-    /* host copies needed for extraction */
-    double *host_lv, *host_uv;
     double theta_b, theta_c, obj_const;
     slp_norms_t norms;
     double eta, omega;
@@ -62,8 +66,9 @@ enum {
 enum { SLP_COLS = 0, SLP_ROWS = 1, SLP_ANY_SPACE = 2 };
 int slp_state_vectors(slp_pdhg_t *s, unsigned flags, int space,
                       double **addr[SLP_STATE_MAX_VECS], int64_t len[SLP_STATE_MAX_VECS]);
-/* Create every vector with `flags` (zero-filled) / destroy every non-NULL one. */
-slp_err slp_state_create(slp_pdhg_t *s, unsigned flags);
+/* Create every vector with any of `flags` and none of `except` (zero-filled) / destroy
+ * every non-NULL one with any of `flags`. */
+slp_err slp_state_create(slp_pdhg_t *s, unsigned flags, unsigned except);
 void slp_state_destroy(slp_pdhg_t *s, unsigned flags);
 
 /* Scalars of one check, identical on every rank. */
@@ -106,8 +111,12 @@ void slp_loop_init(slp_loop_t *loop, double omega, int use_pid);
 
 /* pdhg_step.c: one iteration and the evaluation at a check. */
 slp_err slp_pdhg_iterate(slp_pdhg_t *s, int64_t k, int major);
-/* combined = 1 for a point assembled from two polishing phases (bound-form dual objective). */
+/* combined = 1 for a point assembled from two polishing phases (bound-form dual objective).
+ * Leaves the rays in dx, dy and their products in col_work, ax. */
 slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_scalars_t *chk, int combined);
+/* A^T yhat into col_work and A xhat into ax, with the check's synchronisation of the
+ * state (collective). */
+slp_err slp_pdhg_point_products(slp_pdhg_t *s);
 /* `iters` iterations (eval_freq, or fewer before the time limit; measuring FPE0 at an
  * epoch's first iteration), then the check. */
 slp_err slp_pdhg_window(slp_pdhg_t *s, slp_loop_t *loop, int iters, slp_check_scalars_t *chk);

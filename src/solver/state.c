@@ -15,15 +15,13 @@ enum { P = SLP_VEC_PROBLEM, S = SLP_VEC_SCALING, I = SLP_VEC_ITERATE, Y = SLP_VE
 
 /* Order matters for checkpoints (file order of the ITERATE vectors). */
 static const state_vector_t TABLE[] = {
-    VEC(c, 0, P | H),         VEC(lv, 0, P | H),         VEC(uv, 0, P | H),
-    VEC(dcol, 0, S),          VEC(x, 0, I | Y | H),      VEC(x0, 0, I | H),
-    VEC(xbar, 0, I | H),      VEC(xhat, 0, I | Y | H),   VEC(slack, 0, I | Y | H),
-    VEC(dx, 0, I | Y | H),    VEC(g, 0, I | Y | H),      VEC(aty, 0, I | Y | H),
-    VEC(ray_x, 0, I | H),     VEC(aty_ray, 0, I | H),    VEC(lc, 1, P | H),
-    VEC(uc, 1, P | H),        VEC(drow, 1, S),           VEC(y, 1, I | Y | H),
-    VEC(y0, 1, I | H),        VEC(yhat, 1, I | Y | H),   VEC(dy, 1, I | Y | H),
-    VEC(h, 1, I | H),         VEC(ax, 1, I | Y | H),     VEC(ray_y, 1, I | H),
-    VEC(ax_ray, 1, I | H),
+    VEC(c, 0, P | H),         VEC(lv, 0, P | H),       VEC(uv, 0, P | H),
+    VEC(dcol, 0, S),          VEC(x, 0, I | Y | H),    VEC(x0, 0, I | H),
+    VEC(xhat, 0, I | Y | H),  VEC(slack, 0, I | Y | H), VEC(dx, 0, I | Y | H),
+    VEC(col_work, 0, H),      VEC(lc, 1, P | H),       VEC(uc, 1, P | H),
+    VEC(drow, 1, S),          VEC(y, 1, I | Y | H),    VEC(y0, 1, I | H),
+    VEC(yhat, 1, I | Y | H),  VEC(dy, 1, I | Y | H),   VEC(h, 1, H),
+    VEC(ax, 1, H),
 };
 
 _Static_assert(sizeof TABLE / sizeof TABLE[0] <= SLP_STATE_MAX_VECS, "raise SLP_STATE_MAX_VECS");
@@ -42,15 +40,18 @@ int slp_state_vectors(slp_pdhg_t *s, unsigned flags, int space,
     return count;
 }
 
-slp_err slp_state_create(slp_pdhg_t *s, unsigned flags)
+slp_err slp_state_create(slp_pdhg_t *s, unsigned flags, unsigned except)
 {
-    double **addr[SLP_STATE_MAX_VECS];
-    int64_t len[SLP_STATE_MAX_VECS];
-    int count = slp_state_vectors(s, flags, SLP_ANY_SPACE, addr, len);
-    for (int k = 0; k < count; k++)
-        *addr[k] = NULL; /* so that a failure part-way can be destroyed */
-    for (int k = 0; k < count; k++)
-        SLP_CALL(s->be->vec_create(s->be, len[k], addr[k]));
+    size_t count = sizeof TABLE / sizeof TABLE[0];
+    for (size_t k = 0; k < count; k++)
+        if ((TABLE[k].flags & flags) && !(TABLE[k].flags & except)) /* so that a failure */
+            *(double **)(void *)((char *)s + TABLE[k].offset) = NULL; /* part-way can be undone */
+    for (size_t k = 0; k < count; k++) {
+        if (!(TABLE[k].flags & flags) || (TABLE[k].flags & except))
+            continue;
+        double **field = (double **)(void *)((char *)s + TABLE[k].offset);
+        SLP_CALL(s->be->vec_create(s->be, TABLE[k].m_space ? s->m : s->n, field));
+    }
     return SLP_OK;
 }
 

@@ -28,7 +28,7 @@
 
 struct slp_boost {
     int64_t *col_since, *row_since; /* iteration where the exclusion streak began; -1: none */
-    double *c, *lc, *uc;            /* host copies of the scaled data */
+    double *c, *lv, *uv, *lc, *uc;  /* host copies of the scaled data */
     double *slack, *h, *yhat, *y, *y0;   /* host scratch for a check's values */
     double *mask_cols, *mask_rows;  /* host 0/1 masks (1: in F / B) */
     double *dev_cols, *dev_rows;    /* the same on the backend */
@@ -72,6 +72,8 @@ slp_err slp_boost_create(slp_pdhg_t *s, slp_boost_t **out)
     for (int64_t i = 0; i < m; i++)
         b->row_since[i] = -1;
     SLP_CALL(host_copy(be, s->c, n, &b->c));
+    SLP_CALL(host_copy(be, s->lv, n, &b->lv));
+    SLP_CALL(host_copy(be, s->uv, n, &b->uv));
     SLP_CALL(host_copy(be, s->lc, m, &b->lc));
     SLP_CALL(host_copy(be, s->uc, m, &b->uc));
     double **scratch_n[] = {&b->slack, &b->mask_cols};
@@ -93,8 +95,8 @@ void slp_boost_destroy(slp_pdhg_t *s, slp_boost_t **boost)
         return;
     free(b->col_since);
     free(b->row_since);
-    double *host[] = {b->c, b->lc, b->uc, b->slack, b->h, b->yhat, b->y, b->y0, b->mask_cols,
-                      b->mask_rows};
+    double *host[] = {b->c, b->lv, b->uv, b->lc, b->uc, b->slack, b->h, b->yhat, b->y, b->y0,
+                      b->mask_cols, b->mask_rows};
     for (size_t k = 0; k < sizeof host / sizeof host[0]; k++)
         free(host[k]);
     double *dev[] = {b->dev_cols, b->dev_rows, b->save_x, b->save_y};
@@ -161,7 +163,7 @@ static slp_err observe(slp_boost_t *b, slp_pdhg_t *s, const slp_loop_t *loop)
     double flips_col[2] = {0}, flips_row[2] = {0}; /* flips, kept */
     for (int64_t j = 0; j < s->n; j++) {
         int out = streak(&b->col_since[j],
-                         column_clamped(b->slack[j], b->c[j], s->host_lv[j], s->host_uv[j]),
+                         column_clamped(b->slack[j], b->c[j], b->lv[j], b->uv[j]),
                          loop->total, &flips_col[0]);
         b->mask_cols[j] = out ? 0.0 : 1.0;
         flips_col[1] += !out;
@@ -243,11 +245,11 @@ slp_err slp_boost_at_restart(slp_boost_t *b, slp_pdhg_t *s, slp_loop_t *loop,
         rc = be->vec_upload(be, b->dev_rows, b->mask_rows, s->m);
     SLP_CALL(slp_comm_agree(s->grid->world, rc));
     slp_sigma_mask_t mask = {b->dev_rows, b->dev_cols};
-    /* ray_y, ax_ray (m) and aty_ray (n) are rewritten at every check: free here */
+    /* dy, ax (m) and col_work (n) are rewritten before they are read again: free here */
     double sigma = 0.0;
     int steps = 0;
     SLP_CALL(slp_sigma_max_estimate(s->grid, be, s->ex, s->a, &mask, s->m, s->n, s->row_lo,
-                                    s->ray_y, s->ax_ray, s->aty_ray, INFINITY, &sigma, &steps));
+                                    s->dy, s->ax, s->col_work, INFINITY, &sigma, &steps));
     b->estimated = 1;
     b->changes = 0.0;
     if (!(sigma > 0.0))

@@ -16,8 +16,10 @@ run_grid() { # model grid json [options]
 
 # scsd8 with the step-size boost (docs/algorithm.md section 3): it raises eta on this
 # LP, and the rise must happen alike on every grid (the test also requires a rise).
+# scagr7 (129 x 140) with one CSR copy per block (docs/memory.md "The matrix"): each
+# block keeps the copy whose lines are its long side, so wide and tall blocks both occur.
 for inst in netlib/afiro:-464.7531428571 netlib/sc50a:-64.575077059 netlib/blend:-30.812149846 \
-            "netlib/scsd8:904.9999999:--step-boost"; do
+            "netlib/scsd8:904.9999999:--step-boost" "netlib/scagr7:-2331389.824:--block-copies one"; do
     spec=${inst%%:--*}; opts=; [ "$spec" != "$inst" ] && opts=--${inst##*:--}
     name=${spec%%:*}; ref=${spec#*:}
     model="$SHARED/lp/$name.mps.gz"

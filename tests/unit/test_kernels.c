@@ -4,9 +4,8 @@
  *  1. slp_primal_coord, slp_dual_coord, the row terms and the ray projections
  *     against values worked out by hand from docs/algorithm.md section 4 (each case
  *     shows its arithmetic).
- *  2. slp_col_check_coord / slp_row_check_coord summed in order must equal the
- *     CPU backend's col_check / row_check bitwise on 1000 coordinates (one
- *     thread below SLP_PAR_MIN, the same operations in the same order).
+ *  2. the parts of a check's partials (POINT, STEP, RAY) on the CPU backend against
+ *     values worked out by hand, every slot outside a part 0.
  *  3. slp_backend_cuda_create: without a usable device (or without CUDA) it fails
  *     with SLP_ERR_UNSUPPORTED and a message. With a device, every backend
  *     operation is compared with the CPU backend on a random 57 x 43 block with
@@ -144,10 +143,21 @@ static void fill_bounds(double *l, double *u, int64_t n)
     }
 }
 
-enum { NC = 1000 };
+/* The parts of a check's partials (backend/backend.h) on the CPU backend against values
+ * worked out by hand from their definitions, on two columns and three rows; every slot
+ * outside a part must be 0. */
+static void expect_slots(const double *got, int count, const double (*want)[2], size_t nwant,
+                         const char *what)
+{
+    for (int e = 0; e < count; e++) {
+        double expected = 0.0;
+        for (size_t k = 0; k < nwant; k++)
+            if ((int)want[k][0] == e)
+                expected = want[k][1];
+        CHECK(got[e] == expected, "%s slot %d: %.17g, by hand %g", what, e, got[e], expected);
+    }
+}
 
-/* The check partials of the CPU backend against values worked out by hand from their
- * definitions (backend/backend.h), on two columns and three rows. */
 static void test_check_partials_by_hand(void)
 {
     slp_backend_t *be = NULL;
@@ -155,38 +165,55 @@ static void test_check_partials_by_hand(void)
         CHECK(0, "cpu backend: %s", slp_error_message());
         return;
     }
-    const double inf = INFINITY, zero[3] = {0, 0, 0};
-    /* columns: xhat, x0, dx, aty, g, c, slack, dcol, lv, uv */
-    const double xhat[] = {1, 2}, x0[] = {0, 3}, dx[] = {1, -1}, aty[] = {3, 1}, g[] = {1, 2};
+    const double inf = INFINITY;
+    /* columns: xhat, x0, dx, c, slack, dcol, lv, uv; the products A^T yhat = (3, 1) and
+     * A^T dy = (2, -1); the ray d_x = (0.5, -2) with A^T d_y = (-1, -3) */
+    const double xhat[] = {1, 2}, x0[] = {0, 3}, dx[] = {1, -1}, aty[] = {3, 1}, q[] = {2, -1};
     const double c[] = {4, 0}, slack[] = {0.5, -1}, dcol[] = {2, 1}, lv[] = {0, -inf};
-    const double uv[] = {inf, 5};
-    slp_col_check_args ca = {2, xhat, x0, dx, aty, g, c, slack, dcol, lv, uv, zero, zero};
+    const double uv[] = {inf, 5}, ray_x[] = {0.5, -2}, aty_ray[] = {-1, -3};
     double col[SLP_COL_COUNT];
-    be->col_check(be, &ca, col);
-    /* ||dx||^2 = 1 + 1; q = aty - g = (2, -1), dx.q = 2 + 1; rd = (c - aty - slack) dcol =
-     * ((4 - 3 - 0.5) 2, (0 - 1 + 1) 1) = (1, 0); c.xhat = 4; slack.xhat = 0.5 - 2;
-     * slack objective: 0.5 * lv0 (0) + (-1) * uv1 (5) = -5; ||xhat - x0||^2 = 1 + 1. */
-    double want_col[][2] = {{SLP_COL_DX2, 2},    {SLP_COL_DXQ, 3},      {SLP_COL_RD2, 1},
-                            {SLP_COL_RDMAX, 1},  {SLP_COL_CX, 4},       {SLP_COL_SLACKX, -1.5},
-                            {SLP_COL_SLACKOBJ, -5}, {SLP_COL_DIST2, 2}, {SLP_COL_RAY_DMAX, 0},
-                            {SLP_COL_RAY_CD, 0}, {SLP_COL_RAY_QVIOL, 0}};
-    for (size_t k = 0; k < sizeof want_col / sizeof want_col[0]; k++)
-        CHECK(col[(int)want_col[k][0]] == want_col[k][1], "column slot %d: %.17g, by hand %g",
-              (int)want_col[k][0], col[(int)want_col[k][0]], want_col[k][1]);
-    /* rows: yhat, y0, dy, ax, l, u, drow */
+    slp_col_check_args point = {2, SLP_CHECK_POINT, aty, xhat, x0, dx, c, slack, dcol, lv, uv, NULL};
+    be->col_check(be, &point, col);
+    /* ||dx||^2 = 1 + 1; rd = (c - aty - slack) dcol = ((4 - 3 - 0.5) 2, (0 - 1 + 1) 1) =
+     * (1, 0); c.xhat = 4; slack.xhat = 0.5 - 2; slack objective: 0.5 * lv0 (0) + (-1) *
+     * uv1 (5) = -5; ||xhat - x0||^2 = 1 + 1. */
+    const double want_point[][2] = {{SLP_COL_DX2, 2}, {SLP_COL_RD2, 1},      {SLP_COL_RDMAX, 1},
+                                    {SLP_COL_CX, 4},  {SLP_COL_SLACKX, -1.5}, {SLP_COL_SLACKOBJ, -5},
+                                    {SLP_COL_DIST2, 2}};
+    expect_slots(col, SLP_COL_COUNT, want_point, 7, "column POINT");
+    slp_col_check_args step = {2, SLP_CHECK_STEP, q, xhat, x0, dx, c, slack, dcol, lv, uv, NULL};
+    be->col_check(be, &step, col);
+    const double want_step[][2] = {{SLP_COL_DXQ, 3}}; /* dx . q = 2 + 1 */
+    expect_slots(col, SLP_COL_COUNT, want_step, 1, "column STEP");
+    slp_col_check_args ray = {2, SLP_CHECK_RAY, aty_ray, xhat, x0, dx, c, slack, dcol, lv, uv,
+                              ray_x};
+    be->col_check(be, &ray, col);
+    /* max |d| = 2; c.d = 2 (|terms| 2); q = -A^T d_y = (1, 3): objective terms
+     * max(q,0) l + min(q,0) u over finite parts = (1 * 0, 3 * 0) = 0; violation of column 1
+     * (l = -inf, q = 3 > 0) 3 * dcol 1 = 3, column 0 none. */
+    const double want_ray[][2] = {{SLP_COL_RAY_DMAX, 2}, {SLP_COL_RAY_CD, 2},
+                                  {SLP_COL_RAY_CDABS, 2}, {SLP_COL_RAY_QVIOL, 3}};
+    expect_slots(col, SLP_COL_COUNT, want_ray, 4, "column RAY");
+    /* rows: yhat, y0, dy, A xhat, l, u, drow; the ray d_y = (1, -0.5, 2), A d_x = (-1, 2, 0.5) */
     const double yhat[] = {2, -1, 0.5}, y0[] = {1, 1, 0}, dy[] = {0.5, -2, 1}, ax[] = {5, -3, 1};
     const double l[] = {0, -inf, -1}, u[] = {4, 2, inf}, drow[] = {1, 2, 0.5};
-    slp_row_check_args ra = {3, yhat, y0, dy, ax, l, u, drow, zero, zero};
+    const double ray_y[] = {1, -0.5, 2}, ax_ray[] = {-1, 2, 0.5};
     double row[SLP_ROW_COUNT];
-    be->row_check(be, &ra, row);
+    slp_row_check_args rpoint = {3, SLP_CHECK_POINT, ax, yhat, y0, dy, l, u, drow, NULL};
+    be->row_check(be, &rpoint, row);
     /* ||dy||^2 = 0.25 + 4 + 1; rp = (ax - clamp(ax, l, u)) drow = (1, 0, 0); dual objective
      * 2 * 0 + (-1) * 2 + 0.5 * (-1) = -2.5; ||yhat - y0||^2 = 1 + 4 + 0.25. */
-    double want_row[][2] = {{SLP_ROW_DY2, 5.25},   {SLP_ROW_RP2, 1},     {SLP_ROW_RPMAX, 1},
-                            {SLP_ROW_DUALOBJ, -2.5}, {SLP_ROW_DIST2, 5.25}, {SLP_ROW_RAY_DMAX, 0},
-                            {SLP_ROW_RAY_VIOL, 0}};
-    for (size_t k = 0; k < sizeof want_row / sizeof want_row[0]; k++)
-        CHECK(row[(int)want_row[k][0]] == want_row[k][1], "row slot %d: %.17g, by hand %g",
-              (int)want_row[k][0], row[(int)want_row[k][0]], want_row[k][1]);
+    const double want_rpoint[][2] = {{SLP_ROW_DY2, 5.25}, {SLP_ROW_RP2, 1}, {SLP_ROW_RPMAX, 1},
+                                     {SLP_ROW_DUALOBJ, -2.5}, {SLP_ROW_DIST2, 5.25}};
+    expect_slots(row, SLP_ROW_COUNT, want_rpoint, 5, "row POINT");
+    slp_row_check_args rray = {3, SLP_CHECK_RAY, ax_ray, yhat, y0, dy, l, u, drow, ray_y};
+    be->row_check(be, &rray, row);
+    /* max |d| = 2; objective terms 1 * 0 + (-0.5) * 2 + 2 * (-1) = -3 (|terms| 3);
+     * violations: row 0 (l finite, A d = -1) 1 * 1, row 1 (u finite, A d = 2) 2 * 2 = 4,
+     * row 2 none: max 4. */
+    const double want_rray[][2] = {{SLP_ROW_RAY_DMAX, 2}, {SLP_ROW_RAY_OBJ, -3},
+                                   {SLP_ROW_RAY_ABS, 3}, {SLP_ROW_RAY_VIOL, 4}};
+    expect_slots(row, SLP_ROW_COUNT, want_rray, 4, "row RAY");
     be->destroy(be);
 }
 
@@ -226,7 +253,7 @@ static slp_err side_setup(side_t *s, slp_backend_t *be, const slp_csr_t *a0, dou
     memcpy(a.row_ptr, a0->row_ptr, (size_t)(a0->rows + 1) * sizeof(int64_t));
     memcpy(a.col_idx, a0->col_idx, (size_t)a0->nnz * sizeof(int32_t));
     memcpy(a.val, a0->val, (size_t)a0->nnz * sizeof(double));
-    slp_err rc = be->block_create(be, &a, &s->a);
+    slp_err rc = be->block_create(be, &a, NULL, SLP_COPIES_TWO, &s->a);
     slp_csr_free(&a);
     SLP_CALL(rc);
     for (int k = 0; k < 24; k++) {
@@ -291,17 +318,33 @@ static void run_ops(side_t *s, int major, double col[SLP_COL_COUNT], double row[
     be->ray_project(be, SLP_RAY_PRIMAL, v[9], v[4], v[5], v[10], N);
     be->ray_project(be, SLP_RAY_DUAL, v[18], v[15], v[16], v[19], M);
     be->spmv(be, s->a, v[10], v[20]);
-    be->spmv_t(be, s->a, v[19], v[2]); /* reuse g as aty_ray */
-    slp_col_check_args ca = {N, v[7], v[1], v[9], v[2], v[2], v[3], v[8], v[11], v[4], v[5],
-                             v[10], v[2]};
-    slp_row_check_args ra = {M, v[17], v[13], v[18], v[20], v[15], v[16], v[21], v[19], v[20]};
-    be->col_check(be, &ca, col);
-    be->row_check(be, &ra, row);
+    be->spmv_t(be, s->a, v[19], v[2]); /* reuse g as A^T of the ray */
+    memset(col, 0, SLP_COL_COUNT * sizeof *col);
+    memset(row, 0, SLP_ROW_COUNT * sizeof *row);
+    for (int part = SLP_CHECK_POINT; part <= SLP_CHECK_RAY; part++) {
+        double c[SLP_COL_COUNT], r[SLP_ROW_COUNT];
+        slp_col_check_args ca = {N, (slp_check_part)part, v[2], v[7], v[1], v[9], v[3], v[8],
+                                 v[11], v[4], v[5], v[10]};
+        slp_row_check_args ra = {M, (slp_check_part)part, v[20], v[17], v[13], v[18], v[15],
+                                 v[16], v[21], v[19]};
+        be->col_check(be, &ca, c);
+        be->row_check(be, &ra, r);
+        for (int e = 0; e < SLP_COL_COUNT; e++)
+            col[e] += c[e];
+        for (int e = 0; e < SLP_ROW_COUNT; e++)
+            row[e] += r[e];
+    }
     *dot = be->vec_dot(be, v[0], v[6], N);
 }
 
 static void test_cuda_vs_cpu(void)
 {
+#ifdef SLP_HAVE_CUDA
+    /* cuSPARSE is opened at run time: the library and every function the backend calls
+     * must be found, device or not */
+    CHECK(slp_backend_cuda_load_libraries() == SLP_OK, "cuSPARSE at run time: %s",
+          slp_error_message());
+#endif
     slp_backend_t *gpu_be = NULL;
     slp_err rc = slp_backend_cuda_create(-1, &gpu_be);
     if (rc != SLP_OK) {

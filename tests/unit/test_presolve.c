@@ -64,6 +64,8 @@ static void run(const slp_model_t *model, int presolve, outcome_t *out)
     CHECK(slp_distribute_model(grid, grid->rank == 0 ? model : NULL, &lp) == SLP_OK,
           "distribute: %s", slp_error_message());
     int64_t row_lo = lp.row_lo, col_lo = lp.col_lo, m_loc = lp.m_loc, n_loc = lp.n_loc;
+    slp_local_problem_t given; /* the problem as presolve is given it, for the recovery */
+    CHECK(slp_local_problem_copy(&lp, &given) == SLP_OK, "copy");
     slp_presolve_t *pre = NULL;
     if (presolve) {
         int st = -1;
@@ -74,6 +76,7 @@ static void run(const slp_model_t *model, int presolve, outcome_t *out)
             out->status = st;
             slp_presolve_free(&pre);
             slp_local_problem_free(&lp);
+            slp_local_problem_free(&given);
             return;
         }
     }
@@ -86,7 +89,8 @@ static void run(const slp_model_t *model, int presolve, outcome_t *out)
     CHECK(slp_backend_cpu_create(1, &be) == SLP_OK, "backend");
     CHECK(slp_solve(grid, &lp, &set, NULL, be, &res) == SLP_OK, "solve: %s", slp_error_message());
     if (pre)
-        CHECK(slp_presolve_recover(grid, pre, &res) == SLP_OK, "recover: %s", slp_error_message());
+        CHECK(slp_presolve_recover(grid, pre, &given, &res) == SLP_OK, "recover: %s",
+              slp_error_message());
     out->status = res.status == SLP_STATUS_OPTIMAL ? OPTIMAL : (int)res.status;
     out->objective = res.objective;
     out->x = gather(res.x, model->n, col_lo, n_loc, grid->r == 0);
@@ -112,6 +116,7 @@ static void run(const slp_model_t *model, int presolve, outcome_t *out)
     be->destroy(be);
     slp_presolve_free(&pre);
     slp_local_problem_free(&lp);
+    slp_local_problem_free(&given);
 }
 
 static void free_outcome(outcome_t *o)

@@ -41,7 +41,7 @@ static void scale_2x2_geo(const double *a, const double *c, const double *uc, in
     if (geo_iters > 0)
         set.pock_chambolle = 0;
     *sc = (slp_scaling_t){0};
-    CHECK(slp_scale(grid, lp, &set, sc) == SLP_OK, "scale: %s", slp_error_message());
+    CHECK(slp_scale(grid, lp, &set, NULL, sc) == SLP_OK, "scale: %s", slp_error_message());
     slp_grid_destroy(&grid);
     slp_model_destroy(&model);
 }
@@ -147,7 +147,7 @@ static void check_sigma_max_masked(int guarded, int k, const double *a, const do
           slp_exchange_kind(ex));
     slp_block_t *blk = NULL;
     double *wm = NULL, *wm2 = NULL, *wn = NULL;
-    CHECK(be->block_create(be, &lp.A, &blk) == SLP_OK, "block");
+    CHECK(be->block_create(be, &lp.A, NULL, SLP_COPIES_AUTO, &blk) == SLP_OK, "block");
     be->vec_create(be, k, &wm);
     be->vec_create(be, k, &wm2);
     be->vec_create(be, k, &wn);

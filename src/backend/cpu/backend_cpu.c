@@ -11,15 +11,11 @@
 
 #include "backend/backend.h"
 #include "backend/check_coord.h"
+#include "backend/cpu/cpu_block.h"
 #include "backend/kernels.h"
 
 /* Below this many elements a loop runs on one thread (fork/join costs more). */
 #define SLP_PAR_MIN 20000
-
-struct slp_block {
-    slp_csr_t a;  /* A_rc */
-    slp_csr_t at; /* A_rc^T */
-};
 
 typedef struct {
     slp_backend_t base;
@@ -122,66 +118,33 @@ static double cpu_vec_dot(slp_backend_t *be, const double *x, const double *y, i
     return total;
 }
 
-static slp_err cpu_block_create(slp_backend_t *be, slp_csr_t *a, slp_block_t **out)
+static slp_err cpu_block_create(slp_backend_t *be, slp_csr_t *a, slp_csr_t *at,
+                                slp_block_copies copies, slp_block_t **out)
 {
     (void)be;
-    *out = NULL;
-    slp_block_t *block = slp_calloc(1, sizeof *block);
-    if (!block)
-        return SLP_ERR_NOMEM;
-    slp_err rc = slp_csr_transpose(a, &block->at);
-    if (rc != SLP_OK) {
-        free(block);
-        return rc;
-    }
-    block->a = *a; /* take the arrays: one copy of the block in memory */
-    memset(a, 0, sizeof *a);
-    *out = block;
-    return SLP_OK;
+    slp_block_layout layout = copies == SLP_COPIES_TWO ? SLP_BLOCK_BOTH
+                              : copies == SLP_COPIES_ONE
+                                  ? slp_cpu_block_one_copy(a->rows, a->cols)
+                                  : SLP_BLOCK_AUTO;
+    return slp_cpu_block_create(a, at, layout, out);
 }
 
 static void cpu_block_destroy(slp_backend_t *be, slp_block_t *block)
 {
     (void)be;
-    if (!block)
-        return;
-    slp_csr_free(&block->a);
-    slp_csr_free(&block->at);
-    free(block);
-}
-
-static void csr_multiply(const slp_csr_t *a, const double *x, double *y)
-{
-    const int64_t *ptr = a->row_ptr;
-    const int32_t *idx = a->col_idx;
-    const double *val = a->val;
-#pragma omp parallel for if (a->nnz >= SLP_PAR_MIN) schedule(static)
-    for (int64_t i = 0; i < a->rows; i++) {
-        /* Four independent accumulators break the add-latency chain of long rows. */
-        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-        int64_t k = ptr[i], end = ptr[i + 1];
-        for (; k + 4 <= end; k += 4) {
-            s0 += val[k] * x[idx[k]];
-            s1 += val[k + 1] * x[idx[k + 1]];
-            s2 += val[k + 2] * x[idx[k + 2]];
-            s3 += val[k + 3] * x[idx[k + 3]];
-        }
-        for (; k < end; k++)
-            s0 += val[k] * x[idx[k]];
-        y[i] = (s0 + s1) + (s2 + s3);
-    }
+    slp_cpu_block_destroy(block);
 }
 
 static void cpu_spmv(slp_backend_t *be, const slp_block_t *a, const double *x, double *y)
 {
     (void)be;
-    csr_multiply(&a->a, x, y);
+    slp_cpu_block_multiply(a, x, y);
 }
 
 static void cpu_spmv_t(slp_backend_t *be, const slp_block_t *a, const double *y, double *x)
 {
     (void)be;
-    csr_multiply(&a->at, y, x);
+    slp_cpu_block_multiply_t(a, y, x);
 }
 
 static void cpu_primal_step(slp_backend_t *be, const slp_primal_args *p)

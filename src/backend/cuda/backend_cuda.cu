@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include <cuda_runtime.h>
-#include <cusparse.h>
+#include "backend/cuda/cusparse_api.h"
 
 extern "C" {
 #include "backend/backend.h"
@@ -101,7 +101,7 @@ static slp_err sparse_check(cuda_backend_t *cu, cusparseStatus_t e, const char *
     if (e == CUSPARSE_STATUS_SUCCESS)
         return SLP_OK;
     slp_err code = e == CUSPARSE_STATUS_ALLOC_FAILED ? SLP_ERR_NOMEM : SLP_ERR_INTERNAL;
-    return cuda_fail(cu, code, what, cusparseGetErrorString(e), file, line);
+    return cuda_fail(cu, code, what, slp_cusparse()->GetErrorString(e), file, line);
 }
 
 /* Propagating forms (return the code) and launch checks. */
@@ -395,13 +395,13 @@ static void block_free(slp_block_t *b)
     if (!b)
         return;
     if (b->mat_a)
-        cusparseDestroySpMat(b->mat_a);
+        slp_cusparse()->DestroySpMat(b->mat_a);
     if (b->mat_t)
-        cusparseDestroySpMat(b->mat_t);
+        slp_cusparse()->DestroySpMat(b->mat_t);
     if (b->vec_n)
-        cusparseDestroyDnVec(b->vec_n);
+        slp_cusparse()->DestroyDnVec(b->vec_n);
     if (b->vec_m)
-        cusparseDestroyDnVec(b->vec_m);
+        slp_cusparse()->DestroyDnVec(b->vec_m);
     void *dev[] = {b->a_ptr, b->a_idx, b->a_val, b->t_ptr, b->t_idx, b->t_val,
                    b->scratch_n, b->scratch_m, b->buf_a, b->buf_t};
     for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
@@ -479,7 +479,7 @@ static slp_err transpose_on_device(cuda_backend_t *cu, slp_block_t *b)
     CU_CALL(cu, cudaMalloc(&b->t_idx, (size_t)nnz * sizeof(int32_t)));
     CU_CALL(cu, cudaMalloc((void **)&b->t_val, (size_t)nnz * sizeof(double)));
     size_t bytes = 0;
-    SP_CALL(cu, cusparseCsr2cscEx2_bufferSize(cu->sparse, m, n, nnz, b->a_val, (int *)b->a_ptr,
+    SP_CALL(cu, slp_cusparse()->Csr2cscEx2_bufferSize(cu->sparse, m, n, nnz, b->a_val, (int *)b->a_ptr,
                                               (int *)b->a_idx, b->t_val, (int *)b->t_ptr,
                                               (int *)b->t_idx, CUDA_R_64F, CUSPARSE_ACTION_NUMERIC,
                                               CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1,
@@ -488,7 +488,7 @@ static slp_err transpose_on_device(cuda_backend_t *cu, slp_block_t *b)
     CU_CALL(cu, cudaMalloc(&work, bytes > 0 ? bytes : 1));
     slp_err rc = sparse_check(
         cu,
-        cusparseCsr2cscEx2(cu->sparse, m, n, nnz, b->a_val, (int *)b->a_ptr, (int *)b->a_idx,
+        slp_cusparse()->Csr2cscEx2(cu->sparse, m, n, nnz, b->a_val, (int *)b->a_ptr, (int *)b->a_idx,
                            b->t_val, (int *)b->t_ptr, (int *)b->t_idx, CUDA_R_64F,
                            CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
                            CUSPARSE_CSR2CSC_ALG1, work),
@@ -504,37 +504,38 @@ static slp_err transpose_on_device(cuda_backend_t *cu, slp_block_t *b)
 static slp_err prepare_spmv(cuda_backend_t *cu, slp_block_t *b)
 {
     cusparseIndexType_t it = b->idx64 ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
-    SP_CALL(cu, cusparseCreateCsr(&b->mat_a, b->rows, b->cols, b->nnz, b->a_ptr, b->a_idx,
+    SP_CALL(cu, slp_cusparse()->CreateCsr(&b->mat_a, b->rows, b->cols, b->nnz, b->a_ptr, b->a_idx,
                                   b->a_val, it, it, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
-    SP_CALL(cu, cusparseCreateCsr(&b->mat_t, b->cols, b->rows, b->nnz, b->t_ptr, b->t_idx,
+    SP_CALL(cu, slp_cusparse()->CreateCsr(&b->mat_t, b->cols, b->rows, b->nnz, b->t_ptr, b->t_idx,
                                   b->t_val, it, it, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
     CU_CALL(cu, cudaMalloc((void **)&b->scratch_n, (size_t)b->cols * sizeof(double)));
     CU_CALL(cu, cudaMalloc((void **)&b->scratch_m, (size_t)b->rows * sizeof(double)));
     CU_CALL(cu, cudaMemsetAsync(b->scratch_n, 0, (size_t)b->cols * sizeof(double), cu->stream));
     CU_CALL(cu, cudaMemsetAsync(b->scratch_m, 0, (size_t)b->rows * sizeof(double), cu->stream));
-    SP_CALL(cu, cusparseCreateDnVec(&b->vec_n, b->cols, b->scratch_n, CUDA_R_64F));
-    SP_CALL(cu, cusparseCreateDnVec(&b->vec_m, b->rows, b->scratch_m, CUDA_R_64F));
+    SP_CALL(cu, slp_cusparse()->CreateDnVec(&b->vec_n, b->cols, b->scratch_n, CUDA_R_64F));
+    SP_CALL(cu, slp_cusparse()->CreateDnVec(&b->vec_m, b->rows, b->scratch_m, CUDA_R_64F));
     const double one = 1.0, zero = 0.0;
     size_t bytes_a = 0, bytes_t = 0;
-    SP_CALL(cu, cusparseSpMV_bufferSize(cu->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+    SP_CALL(cu, slp_cusparse()->SpMV_bufferSize(cu->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
                                         b->mat_a, b->vec_n, &zero, b->vec_m, CUDA_R_64F,
                                         CUSPARSE_SPMV_CSR_ALG2, &bytes_a));
-    SP_CALL(cu, cusparseSpMV_bufferSize(cu->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+    SP_CALL(cu, slp_cusparse()->SpMV_bufferSize(cu->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
                                         b->mat_t, b->vec_m, &zero, b->vec_n, CUDA_R_64F,
                                         CUSPARSE_SPMV_CSR_ALG2, &bytes_t));
     CU_CALL(cu, cudaMalloc(&b->buf_a, bytes_a > 0 ? bytes_a : 1));
     CU_CALL(cu, cudaMalloc(&b->buf_t, bytes_t > 0 ? bytes_t : 1));
-    SP_CALL(cu, cusparseSpMV_preprocess(cu->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+    SP_CALL(cu, slp_cusparse()->SpMV_preprocess(cu->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
                                         b->mat_a, b->vec_n, &zero, b->vec_m, CUDA_R_64F,
                                         CUSPARSE_SPMV_CSR_ALG2, b->buf_a));
-    SP_CALL(cu, cusparseSpMV_preprocess(cu->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+    SP_CALL(cu, slp_cusparse()->SpMV_preprocess(cu->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
                                         b->mat_t, b->vec_m, &zero, b->vec_n, CUDA_R_64F,
                                         CUSPARSE_SPMV_CSR_ALG2, b->buf_t));
     CU_CALL(cu, cudaStreamSynchronize(cu->stream));
     return SLP_OK;
 }
 
-static slp_err build_block(cuda_backend_t *cu, slp_csr_t *a, slp_block_t *b)
+static slp_err build_block(cuda_backend_t *cu, slp_csr_t *a, const slp_csr_t *at_given,
+                           slp_block_t *b)
 {
     b->rows = a->rows;
     b->cols = a->cols;
@@ -545,11 +546,12 @@ static slp_err build_block(cuda_backend_t *cu, slp_csr_t *a, slp_block_t *b)
     b->idx64 = a->nnz > INT32_MAX || a->rows > INT32_MAX || a->cols > INT32_MAX;
     SLP_CALL(upload_csr(cu, a, b->idx64, &b->a_ptr, &b->a_idx, &b->a_val));
     if (b->idx64) {
-        /* cusparseCsr2cscEx2 is 32-bit only: transpose on the host, upload. */
+        /* cusparseCsr2cscEx2 is 32-bit only: the host's transpose, uploaded. */
         slp_csr_t at;
         memset(&at, 0, sizeof at);
-        SLP_CALL(slp_csr_transpose(a, &at));
-        slp_err rc = upload_csr(cu, &at, 1, &b->t_ptr, &b->t_idx, &b->t_val);
+        if (!at_given)
+            SLP_CALL(slp_csr_transpose(a, &at));
+        slp_err rc = upload_csr(cu, at_given ? at_given : &at, 1, &b->t_ptr, &b->t_idx, &b->t_val);
         cudaStreamSynchronize(cu->stream); /* no copy from `at` in flight, even on failure */
         slp_csr_free(&at);
         SLP_CALL(rc);
@@ -559,8 +561,10 @@ static slp_err build_block(cuda_backend_t *cu, slp_csr_t *a, slp_block_t *b)
     return prepare_spmv(cu, b);
 }
 
-static slp_err cu_block_create(slp_backend_t *be, slp_csr_t *a, slp_block_t **out)
+static slp_err cu_block_create(slp_backend_t *be, slp_csr_t *a, slp_csr_t *at,
+                               slp_block_copies copies, slp_block_t **out)
 {
+    (void)copies; /* always A and A^T: cuSPARSE's row-wise SpMV on both */
     cuda_backend_t *cu = cuda_of(be);
     *out = NULL;
     if (cu->failed != SLP_OK)
@@ -568,13 +572,15 @@ static slp_err cu_block_create(slp_backend_t *be, slp_csr_t *a, slp_block_t **ou
     slp_block_t *b = (slp_block_t *)slp_calloc(1, sizeof *b);
     if (!b)
         return SLP_ERR_NOMEM;
-    slp_err rc = build_block(cu, a, b);
+    slp_err rc = build_block(cu, a, at, b);
     if (rc != SLP_OK) {
         cudaStreamSynchronize(cu->stream);
         block_free(b);
         return rc;
     }
-    slp_csr_free(a); /* the device holds the block now; a is left empty */
+    slp_csr_free(a); /* the device holds the block now; a and at are left empty */
+    if (at)
+        slp_csr_free(at);
     *out = b;
     return SLP_OK;
 }
@@ -596,13 +602,13 @@ static void product(cuda_backend_t *cu, const slp_block_t *b, int transposed, co
     cusparseDnVecDescr_t vin = transposed ? b->vec_m : b->vec_n;
     cusparseDnVecDescr_t vout = transposed ? b->vec_n : b->vec_m;
     const double one = 1.0, zero = 0.0;
-    if (sparse_check(cu, cusparseDnVecSetValues(vin, (void *)in), "cusparseDnVecSetValues",
+    if (sparse_check(cu, slp_cusparse()->DnVecSetValues(vin, (void *)in), "cusparseDnVecSetValues",
                      __FILE__, __LINE__) != SLP_OK ||
-        sparse_check(cu, cusparseDnVecSetValues(vout, out), "cusparseDnVecSetValues", __FILE__,
+        sparse_check(cu, slp_cusparse()->DnVecSetValues(vout, out), "cusparseDnVecSetValues", __FILE__,
                      __LINE__) != SLP_OK)
         return;
     sparse_check(cu,
-                 cusparseSpMV(cu->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+                 slp_cusparse()->SpMV(cu->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
                               transposed ? b->mat_t : b->mat_a, vin, &zero, vout, CUDA_R_64F,
                               CUSPARSE_SPMV_CSR_ALG2, transposed ? b->buf_t : b->buf_a),
                  "cusparseSpMV", __FILE__, __LINE__);
@@ -687,7 +693,7 @@ static void cu_destroy(slp_backend_t *be)
     if (cu->host_out)
         cudaFreeHost(cu->host_out);
     if (cu->sparse)
-        cusparseDestroy(cu->sparse);
+        slp_cusparse()->Destroy(cu->sparse);
     if (cu->stream)
         cudaStreamDestroy(cu->stream);
     free(cu);
@@ -763,10 +769,12 @@ static slp_err setup(cuda_backend_t *cu, int device)
     if (device >= count)
         return slp_error(SLP_ERR_INPUT, "CUDA device %d requested, %d present", device, count);
     cu->device = device < 0 ? slp_cuda_pick_device(count) : device;
+    const slp_cusparse_api_t *sparse_api = NULL;
+    SLP_CALL(slp_cusparse_load(&sparse_api));
     CU_CALL(cu, cudaSetDevice(cu->device));
     CU_CALL(cu, cudaStreamCreateWithFlags(&cu->stream, cudaStreamNonBlocking));
-    SP_CALL(cu, cusparseCreate(&cu->sparse));
-    SP_CALL(cu, cusparseSetStream(cu->sparse, cu->stream));
+    SP_CALL(cu, slp_cusparse()->Create(&cu->sparse));
+    SP_CALL(cu, slp_cusparse()->SetStream(cu->sparse, cu->stream));
     CU_CALL(cu, cudaMalloc((void **)&cu->partials,
                            (size_t)SLP_CUDA_RED_BLOCKS * SLP_CUDA_RED_SLOTS * sizeof(double)));
     CU_CALL(cu, cudaMalloc((void **)&cu->result, SLP_CUDA_RED_SLOTS * sizeof(double)));

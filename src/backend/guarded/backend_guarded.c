@@ -207,10 +207,11 @@ static double g_vec_dot(slp_backend_t *be, const double *x, const double *y, int
 
 /* The block stays in the CPU backend's memory: its handle is opaque, so host code
  * has no way to reach its arrays. */
-static slp_err g_block_create(slp_backend_t *be, slp_csr_t *a, slp_block_t **out)
+static slp_err g_block_create(slp_backend_t *be, slp_csr_t *a, slp_csr_t *at,
+                              slp_block_copies copies, slp_block_t **out)
 {
     slp_backend_t *cpu = guarded_of(be)->cpu;
-    return cpu->block_create(cpu, a, out);
+    return cpu->block_create(cpu, a, at, copies, out);
 }
 
 static void g_block_destroy(slp_backend_t *be, slp_block_t *block)
@@ -254,15 +255,15 @@ static void g_ray_project(slp_backend_t *be, slp_ray_kind kind, const double *sr
 static void g_col_check(slp_backend_t *be, const slp_col_check_args *a, double out[SLP_COL_COUNT])
 {
     slp_backend_t *cpu = guarded_of(be)->cpu;
-    GUARDED(ARGS(a->xhat, a->x0, a->dx, a->aty, a->g, a->c, a->slack, a->dcol, a->lv, a->uv,
-                 a->ray_x, a->aty_ray),
+    GUARDED(ARGS(a->prod, a->xhat, a->x0, a->dx, a->c, a->slack, a->dcol, a->lv, a->uv,
+                 a->ray_x),
             cpu->col_check(cpu, a, out));
 }
 
 static void g_row_check(slp_backend_t *be, const slp_row_check_args *a, double out[SLP_ROW_COUNT])
 {
     slp_backend_t *cpu = guarded_of(be)->cpu;
-    GUARDED(ARGS(a->yhat, a->y0, a->dy, a->ax, a->l, a->u, a->drow, a->ray_y, a->ax_ray),
+    GUARDED(ARGS(a->prod, a->yhat, a->y0, a->dy, a->l, a->u, a->drow, a->ray_y),
             cpu->row_check(cpu, a, out));
 }
 

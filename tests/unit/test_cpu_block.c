@@ -1,0 +1,167 @@
+/* The CPU backend's block (src/backend/cpu/cpu_block.c, docs/memory.md "The matrix"):
+ *
+ *  1. both products of every layout (two copies, only A_rc^T, only A_rc), on 1 and
+ *     3 threads, against a product computed here entry by entry in long double from a
+ *     dense copy, on wide, tall and square random blocks with empty rows and columns;
+ *  2. the automatic choice on the shapes docs/memory.md names (mcf, design-match, a
+ *     random-pattern LP, a small block, many threads);
+ *  3. the bytes the block reports for each layout, counted by hand. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef SLP_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+#include "backend/cpu/cpu_block.h"
+#include "check.h"
+#include "core/local_problem.h"
+
+static unsigned long long rng_state = 12345;
+static double uniform(void)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+/* A rows x cols block, each entry present with probability `density` except in rows
+ * i % 7 == 3 and columns j % 11 == 5 (empty); dense copy in *dense (row-major). */
+static void random_block(int64_t rows, int64_t cols, double density, slp_csr_t *a, double **dense)
+{
+    *dense = calloc((size_t)(rows * cols), sizeof(double));
+    int64_t nnz = 0;
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t j = 0; j < cols; j++)
+            if (i % 7 != 3 && j % 11 != 5 && uniform() < density) {
+                (*dense)[i * cols + j] = 2.0 * uniform() - 1.0;
+                nnz++;
+            }
+    slp_csr_create(rows, cols, nnz, a);
+    int64_t k = 0;
+    for (int64_t i = 0; i < rows; i++) {
+        a->row_ptr[i] = k;
+        for (int64_t j = 0; j < cols; j++)
+            if ((*dense)[i * cols + j] != 0.0) {
+                a->col_idx[k] = (int32_t)j;
+                a->val[k++] = (*dense)[i * cols + j];
+            }
+    }
+    a->row_ptr[rows] = k;
+}
+
+static void set_threads(int t)
+{
+#ifdef SLP_HAVE_OPENMP
+    omp_set_num_threads(t);
+#else
+    (void)t;
+#endif
+}
+
+static void check_layout(int64_t rows, int64_t cols, double density, slp_block_layout layout,
+                         int threads)
+{
+    slp_csr_t a;
+    double *dense;
+    random_block(rows, cols, density, &a, &dense);
+    set_threads(threads);
+    slp_block_t *b = NULL;
+    CHECK(slp_cpu_block_create(&a, NULL, layout, &b) == SLP_OK, "create: %s", slp_error_message());
+    CHECK(a.row_ptr == NULL && a.val == NULL, "the block's arrays were not taken over");
+    double *x = malloc(sizeof(double) * (size_t)cols), *y = malloc(sizeof(double) * (size_t)rows);
+    double *ax = malloc(sizeof(double) * (size_t)rows), *aty = malloc(sizeof(double) * (size_t)cols);
+    for (int64_t j = 0; j < cols; j++)
+        x[j] = j % 3 == 0 ? 0.0 : 2.0 * uniform() - 1.0;
+    for (int64_t i = 0; i < rows; i++)
+        y[i] = i % 4 == 0 ? 0.0 : 2.0 * uniform() - 1.0;
+    for (int rep = 0; rep < 2; rep++) { /* twice: private sums must start from 0 each time */
+        slp_cpu_block_multiply(b, x, ax);
+        slp_cpu_block_multiply_t(b, y, aty);
+    }
+    double worst = 0.0;
+    for (int64_t i = 0; i < rows; i++) {
+        long double s = 0.0L, size = 0.0L;
+        for (int64_t j = 0; j < cols; j++) {
+            s += (long double)dense[i * cols + j] * x[j];
+            size += fabsl((long double)dense[i * cols + j] * x[j]);
+        }
+        worst = fmax(worst, (double)(fabsl((long double)ax[i] - s) / (1.0L + size)));
+    }
+    for (int64_t j = 0; j < cols; j++) {
+        long double s = 0.0L, size = 0.0L;
+        for (int64_t i = 0; i < rows; i++) {
+            s += (long double)dense[i * cols + j] * y[i];
+            size += fabsl((long double)dense[i * cols + j] * y[i]);
+        }
+        worst = fmax(worst, (double)(fabsl((long double)aty[j] - s) / (1.0L + size)));
+    }
+    CHECK(worst <= 1e-14, "%lld x %lld, layout %d, %d threads: products off by %.3e", (long long)rows,
+          (long long)cols, (int)layout, threads, worst);
+    slp_cpu_block_destroy(b);
+    free(x);
+    free(y);
+    free(ax);
+    free(aty);
+    free(dense);
+}
+
+static void test_products(void)
+{
+    /* large enough for several threads (>= 20000 entries) */
+    const int64_t shapes[][2] = {{120, 900}, {900, 120}, {400, 400}};
+    for (int s = 0; s < 3; s++)
+        for (int layout = SLP_BLOCK_BOTH; layout <= SLP_BLOCK_ROWS; layout++)
+            for (int threads = 1; threads <= 3; threads += 2)
+                check_layout(shapes[s][0], shapes[s][1], 0.25, (slp_block_layout)layout, threads);
+    check_layout(5, 8, 0.5, SLP_BLOCK_COLS, 1); /* small: one thread whatever is asked */
+    check_layout(0, 8, 0.5, SLP_BLOCK_COLS, 1); /* no rows */
+}
+
+static void test_automatic_choice(void)
+{
+    /* mcf (400, 5, 100, 50): 62,100 x 2,200,100, 4.6M entries: only A^T */
+    CHECK(slp_cpu_block_layout_for(62100, 2200100, 4600100, 1) == SLP_BLOCK_COLS, "mcf");
+    CHECK(slp_cpu_block_layout_for(62100, 2200100, 4600100, 2) == SLP_BLOCK_COLS, "mcf, 2 threads");
+    /* its transpose shape keeps only A */
+    CHECK(slp_cpu_block_layout_for(2200100, 62100, 4600100, 1) == SLP_BLOCK_ROWS, "tall");
+    /* design-match 63,230 x 90,460: sides within a factor 2, both copies */
+    CHECK(slp_cpu_block_layout_for(63230, 90460, 20916460, 1) == SLP_BLOCK_BOTH, "design-match");
+    /* random pattern 200k x 500k, 4M entries: 0.4, one copy (52 MB saved) */
+    CHECK(slp_cpu_block_layout_for(200000, 500000, 4000000, 1) == SLP_BLOCK_COLS, "random");
+    /* ... but with 16 threads 15 private sums of 200k rows (24 MB) exceed a quarter of it */
+    CHECK(slp_cpu_block_layout_for(200000, 500000, 4000000, 16) == SLP_BLOCK_BOTH, "16 threads");
+    /* a corpus-sized block: the copy saved (1.3 MB) is below 8 MiB */
+    CHECK(slp_cpu_block_layout_for(1000, 10000, 100000, 1) == SLP_BLOCK_BOTH, "small block");
+    CHECK(slp_cpu_block_layout_for(10, 10, 0, 1) == SLP_BLOCK_BOTH, "empty block");
+}
+
+static void test_bytes(void)
+{
+    slp_csr_t a;
+    double *dense;
+    set_threads(1);
+    random_block(120, 900, 0.25, &a, &dense);
+    int64_t nnz = a.nnz;
+    slp_block_t *b = NULL;
+    CHECK(slp_cpu_block_create(&a, NULL, SLP_BLOCK_COLS, &b) == SLP_OK, "create");
+    /* A^T only: 12 bytes per entry and 8 per line pointer (901) */
+    CHECK(slp_cpu_block_bytes(b) == 12 * nnz + 8 * 901, "bytes %lld", (long long)slp_cpu_block_bytes(b));
+    slp_cpu_block_destroy(b);
+    free(dense);
+    random_block(120, 900, 0.25, &a, &dense);
+    nnz = a.nnz;
+    CHECK(slp_cpu_block_create(&a, NULL, SLP_BLOCK_BOTH, &b) == SLP_OK, "create");
+    CHECK(slp_cpu_block_bytes(b) == 24 * nnz + 8 * (121 + 901), "bytes %lld",
+          (long long)slp_cpu_block_bytes(b));
+    slp_cpu_block_destroy(b);
+    free(dense);
+}
+
+int main(void)
+{
+    test_products();
+    test_automatic_choice();
+    test_bytes();
+    return check_summary();
+}
