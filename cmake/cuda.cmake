@@ -34,10 +34,10 @@ endif()
 if(SLP_HAVE_CUDA)
   set(CMAKE_CUDA_STANDARD 17)
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)
-  # cuSPARSE is not linked: the backend loads it when it is created
-  # (src/backend/cuda/cusparse_api.h), so CPU runs do not map it.
+  # cuSPARSE and NCCL are not linked: the backend loads them when it is created
+  # (src/backend/cuda/runtime_libs.h), so CPU runs do not map them.
   set(SLP_CUDA_SOURCES ${CMAKE_SOURCE_DIR}/src/backend/cuda/backend_cuda.cu
-      ${CMAKE_SOURCE_DIR}/src/backend/cuda/cusparse_api.cu)
+      ${CMAKE_SOURCE_DIR}/src/backend/cuda/runtime_libs.cu)
   set(SLP_CUDA_LIBS CUDA::cudart ${CMAKE_DL_LIBS})
 
   find_path(SLP_NCCL_INCLUDE_DIR nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS} ENV NCCL_HOME
@@ -47,7 +47,6 @@ if(SLP_HAVE_CUDA)
   if(SLP_NCCL_INCLUDE_DIR AND SLP_NCCL_LIBRARY)
     set(SLP_HAVE_NCCL ON)
     list(APPEND SLP_CUDA_SOURCES ${CMAKE_SOURCE_DIR}/src/backend/cuda/comm_nccl.cu)
-    list(APPEND SLP_CUDA_LIBS ${SLP_NCCL_LIBRARY})
   endif()
 
   # One set of objects, linked into both the static core and libshardlp.so.
@@ -55,6 +54,7 @@ if(SLP_HAVE_CUDA)
   target_include_directories(shardlp_cuda PRIVATE ${CMAKE_SOURCE_DIR}/src ${CMAKE_SOURCE_DIR}/include)
   if(SLP_HAVE_NCCL)
     target_include_directories(shardlp_cuda PRIVATE ${SLP_NCCL_INCLUDE_DIR})
+    target_compile_definitions(shardlp_cuda PRIVATE SLP_HAVE_NCCL=1)
   endif()
   target_link_libraries(shardlp_cuda PRIVATE CUDA::cudart)
   # Never --use_fast_math: the method relies on inf/NaN semantics (as for C).

@@ -1,4 +1,5 @@
 /* shardlp: entry point and subcommand dispatch. */
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +44,10 @@ static command_fn find_command(const char *name)
 
 int main(int argc, char **argv)
 {
+    /* Arrays of 128 KiB and more always mapped and unmapped: glibc's default raises the
+     * threshold after freeing a large array, and the phases' freed arrays then stay in
+     * the heap (the 4-rank mcf peaked 10% higher, docs/memory.md "The process"). */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         print_help();
         return argc < 2 ? 1 : 0;

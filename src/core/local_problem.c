@@ -55,6 +55,17 @@ slp_err slp_csr_transpose(const slp_csr_t *a, slp_csr_t *out)
     return SLP_OK;
 }
 
+void slp_csr_shrink(slp_csr_t *a)
+{
+    size_t keep = (size_t)(a->nnz > 0 ? a->nnz : 1);
+    int32_t *idx = realloc(a->col_idx, keep * sizeof *idx);
+    if (idx)
+        a->col_idx = idx;
+    double *val = realloc(a->val, keep * sizeof *val);
+    if (val)
+        a->val = val;
+}
+
 slp_err slp_local_problem_alloc(slp_local_problem_t *lp, int R, int C, int64_t m_loc,
                                 int64_t n_loc, int64_t nnz_loc)
 {

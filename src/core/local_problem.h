@@ -24,6 +24,8 @@ slp_err slp_csr_create(int64_t rows, int64_t cols, int64_t nnz, slp_csr_t *out);
 void slp_csr_free(slp_csr_t *a);
 /* out = a^T in CSR (i.e. a in CSC). */
 slp_err slp_csr_transpose(const slp_csr_t *a, slp_csr_t *out);
+/* Give back the room of entries deleted in place (arrays cut to a->nnz). */
+void slp_csr_shrink(slp_csr_t *a);
 
 typedef struct slp_local_problem {
     /* Global facts, identical on every rank. */

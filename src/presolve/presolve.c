@@ -116,11 +116,11 @@ slp_err ps_push_entry(slp_presolve_t *p, int64_t row, int32_t col, double val, i
         p->cap_ent = cap;
     }
     removed_entry_t *e = &p->ent[p->n_ent++];
-    e->row = row;
+    e->row = (int32_t)row;
     e->col = col;
     e->stage = stage;
     e->val = val;
-    e->flags = flags;
+    e->flags = (unsigned char)flags;
     return SLP_OK;
 }
 
@@ -215,9 +215,7 @@ slp_err ps_pass_fixcol(ps_ctx_t *x, int kind, const unsigned char *mask, int64_t
     SLP_CALL(ps_compact_block(x, stage, &removed));
     for (int64_t j = 0; j < n; j++)
         if (x->col_kill[j]) {
-            p->col_stage[j] = stage;
-            p->col_val[j] = lp->lv[j];
-            p->col_obj[j] = lp->obj[j];
+            SLP_CALL(ps_remove_column(p, (int32_t)j, stage, lp->lv[j], lp->obj[j]));
             lp->obj[j] = 0.0;
             lp->lv[j] = lp->uv[j] = 0.0;
         }
@@ -246,14 +244,25 @@ int64_t ps_entry_of(const slp_local_problem_t *lp, int64_t i, double g)
  * cbuf[j] is the largest proposed lower bound, cbuf[n + j] the largest -upper
  * (maxed over col_comm by the caller between proposing and naming sources);
  * sbuf[j], sbuf[n + j] the source of each strictly tighter bound: the lowest global
- * row index among the rows attaining it. */
-void ps_bounds_reset(ps_ctx_t *x)
+ * row index among the rows attaining it. sbuf exists from the reset to ps_bounds_done
+ * (it is only needed by these passes, and presolve's other passes have their peak
+ * without it). Collective. */
+slp_err ps_bounds_reset(ps_ctx_t *x)
 {
     int64_t n = x->lp->n_loc;
+    slp_err rc = x->sbuf ? SLP_OK : slp_alloc(&x->sbuf, 2 * (size_t)n + 1, sizeof(double));
+    SLP_CALL(slp_comm_agree(x->grid->world, rc));
     for (int64_t j = 0; j < 2 * n; j++) {
         x->cbuf[j] = -INFINITY;
         x->sbuf[j] = INFINITY;
     }
+    return SLP_OK;
+}
+
+void ps_bounds_done(ps_ctx_t *x)
+{
+    free(x->sbuf);
+    x->sbuf = NULL;
 }
 
 void ps_bound_propose(ps_ctx_t *x, int32_t j, double lo, double hi)
@@ -349,7 +358,7 @@ static slp_err pass_singleton(ps_ctx_t *x, int paper, int kind, int64_t *changed
         x->rcnt[i] = ok; /* reuse: eligibility */
     }
     SLP_CALL(slp_comm_sum_i64(x->grid->row_comm, x->rcnt, m));
-    ps_bounds_reset(x);
+    SLP_CALL(ps_bounds_reset(x));
     for (int64_t i = 0; i < m; i++) {
         if (x->rcnt[i] != 1 || a->row_ptr[i + 1] - a->row_ptr[i] != 1)
             continue;
@@ -385,6 +394,7 @@ static slp_err pass_singleton(ps_ctx_t *x, int paper, int kind, int64_t *changed
         lp->uc[i] = INFINITY;
         p->row_stage[i] = stage;
     }
+    ps_bounds_done(x);
     int64_t removed = 0;
     SLP_CALL(ps_compact_block(x, stage, &removed));
     double colv[2] = {crossed, tightened}, rowv[1] = {rows}, blk[1] = {(double)removed};
@@ -497,8 +507,6 @@ static slp_err create(const slp_local_problem_t *lp, slp_presolve_t **out)
     p->row_lo = lp->row_lo;
     p->col_lo = lp->col_lo;
     p->stats.infeasible_row = -1;
-    SLP_CALL(slp_alloc(&p->col_val, (size_t)n + 1, sizeof(double)));
-    SLP_CALL(slp_alloc(&p->col_obj, (size_t)n + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&p->col_stage, (size_t)n + 1, sizeof(int32_t)));
     SLP_CALL(slp_alloc(&p->lc, (size_t)m + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&p->uc, (size_t)m + 1, sizeof(double)));
@@ -525,7 +533,6 @@ static slp_err ctx_alloc(ps_ctx_t *x)
     SLP_CALL(slp_alloc(&x->rbuf, 2 * (size_t)m + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&x->rowmag, (size_t)m + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&x->cbuf, 2 * (size_t)n + 1, sizeof(double)));
-    SLP_CALL(slp_alloc(&x->sbuf, 2 * (size_t)n + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&x->row_kill, (size_t)m + 1, 1));
     SLP_CALL(slp_alloc(&x->row_flags, (size_t)m + 1, 1));
     SLP_CALL(slp_alloc(&x->col_kill, (size_t)n + 1, 1));
@@ -639,7 +646,10 @@ slp_err slp_presolve_run(slp_grid_t *grid, slp_local_problem_t *lp, slp_presolve
         rc = run_rounds(&x);
     }
     ctx_free(&x);
-    if (rc == SLP_OK) /* the solve's memory: only removed lines are kept until recovery */
+    /* the solve's memory: the block without the removed entries' room, and of the
+     * record only the removed lines until recovery */
+    slp_csr_shrink(&lp->A);
+    if (rc == SLP_OK)
         rc = ps_record_pack(p);
     rc = slp_comm_agree(grid->world, rc);
     if (rc != SLP_OK) {

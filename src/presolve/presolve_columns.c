@@ -178,9 +178,7 @@ static slp_err substitute(ps_ctx_t *x, const double *rhs, int64_t *changed)
             continue;
         }
         cols += 1.0;
-        p->col_stage[j] = stage;
-        p->col_val[j] = 0.0; /* set by the undo */
-        p->col_obj[j] = 0.0;
+        SLP_CALL(ps_remove_column(p, (int32_t)j, stage, 0.0, 0.0)); /* x set by the undo */
         lp->obj[j] = 0.0;
         lp->lv[j] = lp->uv[j] = 0.0;
     }

@@ -51,20 +51,33 @@ static int slot_ok(const double *sl, int64_t m, int64_t i, int s)
     return SLOT(sl, m, s, S_DCNT, i) == 1.0 && a > SLP_PS_MIN_PIVOT && a >= SLP_PS_PIVOT_RATIO * b;
 }
 
-/* Gather the two entries of every doubleton equation and choose the column to
- * eliminate (fewer entries; on a tie the higher index). */
+/* The candidate rows, doubleton equations (row_kill), and their global count. */
+static slp_err candidates(ps_ctx_t *x, double *count)
+{
+    const slp_local_problem_t *lp = x->lp;
+    SLP_CALL(ps_row_counts(x));
+    unsigned char *cand = x->row_kill;
+    double any[1] = {0.0};
+    for (int64_t i = 0; i < lp->m_loc; i++) {
+        cand[i] = x->p->row_stage[i] < 0 && x->rcnt[i] == 2 && lp->lc[i] == lp->uc[i] &&
+                  isfinite(lp->lc[i]);
+        any[0] += cand[i];
+    }
+    SLP_CALL(ps_batch_sums(x->grid, NULL, 0, any, 1, NULL, 0));
+    *count = any[0];
+    return SLP_OK;
+}
+
+/* Gather the two entries of every candidate row and choose the column to eliminate
+ * (fewer entries; on a tie the higher index). */
 static slp_err choose(dbl_t *d)
 {
     ps_ctx_t *x = d->x;
     slp_local_problem_t *lp = x->lp;
     const slp_csr_t *a = &lp->A;
     int64_t m = d->m, n = d->n;
-    SLP_CALL(ps_row_counts(x));
     SLP_CALL(ps_col_counts(x));
-    unsigned char *cand = x->row_kill;
-    for (int64_t i = 0; i < m; i++)
-        cand[i] = x->p->row_stage[i] < 0 && x->rcnt[i] == 2 && lp->lc[i] == lp->uc[i] &&
-                  isfinite(lp->lc[i]);
+    const unsigned char *cand = x->row_kill;
     double *dcnt = x->cbuf, *gmin = x->rbuf;
     memset(dcnt, 0, (size_t)n * sizeof(double));
     for (int64_t i = 0; i < m; i++) {
@@ -145,7 +158,11 @@ static slp_err survivors(dbl_t *d, double *crossed, double *objshift)
     double *dc = NULL, tightened = 0.0;
     SLP_CALL(slp_alloc(&dc, (size_t)n + 1, sizeof(double)));
     memset(dc, 0, (size_t)n * sizeof(double));
-    ps_bounds_reset(x);
+    slp_err rc = ps_bounds_reset(x);
+    if (rc != SLP_OK) {
+        free(dc);
+        return rc;
+    }
     *objshift = 0.0;
     for (int pass = 0; pass < 2; pass++) {
         for (int64_t i = 0; i < m; i++) {
@@ -187,6 +204,7 @@ static slp_err survivors(dbl_t *d, double *crossed, double *objshift)
         if (k >= 0)
             x->row_flags[i] |= ps_bound_flags(x, a->col_idx[k], (double)(lp->row_lo + i));
     }
+    ps_bounds_done(x);
     return SLP_OK;
 }
 
@@ -343,9 +361,7 @@ static slp_err eliminate(dbl_t *d, int64_t *changed)
         if (!x->col_kill[j])
             continue;
         cols += 1.0;
-        p->col_stage[j] = stage;
-        p->col_val[j] = 0.0; /* set by the undo */
-        p->col_obj[j] = lp->obj[j];
+        SLP_CALL(ps_remove_column(p, (int32_t)j, stage, 0.0, lp->obj[j])); /* x set by the undo */
         lp->obj[j] = 0.0;
         lp->lv[j] = lp->uv[j] = 0.0;
     }
@@ -375,6 +391,10 @@ static slp_err eliminate(dbl_t *d, int64_t *changed)
 slp_err ps_pass_doubleton(ps_ctx_t *x, int64_t *changed)
 {
     dbl_t d = {.x = x, .m = x->lp->m_loc, .n = x->lp->n_loc};
+    double count = 0.0;
+    SLP_CALL(candidates(x, &count));
+    if (count == 0.0) /* no scratch then: the pass's arrays are presolve's peak */
+        return SLP_OK;
     slp_err rc = slp_alloc(&d.sl, 2 * S_FIELDS * (size_t)d.m + 1, sizeof(double));
     if (rc == SLP_OK)
         rc = slp_alloc(&d.elim, (size_t)d.m + 1, sizeof(double));

@@ -34,14 +34,15 @@ enum {
                            * matrix give the original row activities */
 };
 
-/* One matrix entry deleted from this rank's block, kept for recovery. Entries
- * are appended in stage order, so each stage's entries are contiguous. */
+/* One matrix entry deleted from this rank's block, kept for recovery (24 bytes:
+ * local indices fit 32 bits, slp_local_problem_alloc). Entries are appended in stage
+ * order, so each stage's entries are contiguous. */
 typedef struct removed_entry {
-    int64_t row;   /* local row in row block r */
-    int32_t col;   /* local column in column block c */
-    int32_t stage; /* the stage that removed it */
+    int32_t row;         /* local row in row block r */
+    int32_t col;         /* local column in column block c */
+    int32_t stage;       /* the stage that removed it */
+    unsigned char flags; /* ENTRY_* */
     double val;
-    int flags;     /* ENTRY_* */
 } removed_entry_t;
 
 /* A removed column or row in the packed record (presolve_record.c). */
@@ -67,12 +68,13 @@ struct slp_presolve {
      * between, while the solve runs, only the removed lines are kept, packed
      * (ps_record_pack, ps_record_unpack): a kept line then costs nothing. */
     int packed;
-    int64_t n_packed_cols, n_packed_rows;
-    packed_col_t *packed_cols;
+    int64_t n_packed_cols, n_packed_rows, cap_packed_cols;
+    packed_col_t *packed_cols; /* also filled while presolve runs (ps_remove_column) */
     packed_row_t *packed_rows;
     int32_t *col_stage;  /* [n_loc] stage that removed the column, -1 if kept */
-    double *col_val;     /* [n_loc] value of a removed column */
-    double *col_obj;     /* [n_loc] its objective when removed (substitutions change it) */
+    /* [n_loc] value of a removed column, and its objective when removed (substitutions
+     * change it): only in recovery; presolve appends them to packed_cols */
+    double *col_val, *col_obj;
     int32_t *row_stage;  /* [m_loc] stage that removed the row, -1 if kept */
     /* [m_loc] rows of substitutions (STAGE_SUBST, STAGE_DOUBLETON): the right-hand
      * side b at that stage; for STAGE_SUBST the row's dual y = c_j / a_ij (min form) */
@@ -96,7 +98,8 @@ typedef struct ps_ctx {
     int64_t *rcnt;          /* [m_loc] global row counts */
     int64_t *ccnt;          /* [n_loc] global column counts */
     double *rbuf;           /* [2 m_loc] */
-    double *cbuf, *sbuf;    /* [2 n_loc] */
+    double *cbuf;           /* [2 n_loc] */
+    double *sbuf;           /* [2 n_loc] while bounds are proposed (ps_bounds_reset) */
     double *rowmag;         /* [m_loc] sum |a_ij v_j| moved into the row bounds */
     unsigned char *row_kill, *row_flags; /* [m_loc] */
     unsigned char *col_kill, *col_mark;  /* [n_loc] */
@@ -108,7 +111,10 @@ static inline double ps_least_term(double a, double l, double u) { return a > 0.
 static inline double ps_greatest_term(double a, double l, double u) { return a > 0.0 ? a * u : a * l; }
 
 /* The record's packed form while the solve runs (presolve_record.c): pack frees the
- * per-line arrays (and the original row bounds), unpack rebuilds them. */
+ * per-line arrays (and the original row bounds), unpack rebuilds them. A column is
+ * removed through ps_remove_column: its stage, value (0 when its undo sets it) and
+ * objective at removal go straight into the packed list. */
+slp_err ps_remove_column(slp_presolve_t *p, int32_t j, int stage, double val, double obj);
 slp_err ps_record_pack(slp_presolve_t *p);
 slp_err ps_record_unpack(slp_presolve_t *p);
 
@@ -125,8 +131,9 @@ slp_err ps_pass_fixcol(ps_ctx_t *x, int kind, const unsigned char *mask, int64_t
 int64_t ps_entry_of(const slp_local_problem_t *lp, int64_t i, double g);
 /* Column bounds proposed by rows (singleton rows, doubleton equations): reset,
  * propose each, max cbuf over col_comm, name each source row, apply; then
- * ps_bound_flags gives a source row's ENTRY_SET_LO / ENTRY_SET_HI. */
-void ps_bounds_reset(ps_ctx_t *x);
+ * ps_bound_flags gives a source row's ENTRY_SET_LO / ENTRY_SET_HI, until done. */
+slp_err ps_bounds_reset(ps_ctx_t *x);
+void ps_bounds_done(ps_ctx_t *x);
 void ps_bound_propose(ps_ctx_t *x, int32_t j, double lo, double hi);
 void ps_bound_source(ps_ctx_t *x, int32_t j, double lo, double hi, double row);
 slp_err ps_bounds_apply(ps_ctx_t *x, double *crossed, double *tightened);

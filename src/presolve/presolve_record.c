@@ -1,46 +1,63 @@
-/* The presolve record packed while the solve runs (docs/memory.md): the per-line
- * arrays (stage, value, objective and ray of each column; stage, right-hand side and
- * dual of each row) hold something only for removed lines, so between presolve and
- * recovery just those are kept, as (index, data) pairs. */
+/* The presolve record, compact where it can be (docs/memory.md "Presolve"): removed
+ * columns go into a list as presolve removes them (stage, value, objective), so no
+ * column-length array of values exists until recovery; between presolve and recovery,
+ * while the solve runs, the per-line arrays left (column stages and rays, row stages,
+ * right-hand sides and duals, the original row bounds) are packed to the removed lines
+ * too, and the removed entries keep their exact size. Recovery unpacks. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "presolve/presolve_internal.h"
 
-static void free_lines(slp_presolve_t *p)
+slp_err ps_remove_column(slp_presolve_t *p, int32_t j, int stage, double val, double obj)
 {
-    void *arrays[] = {p->lc, p->uc, p->col_stage, p->col_val, p->col_obj, p->col_ray,
-                      p->row_stage, p->row_rhs, p->row_dual};
-    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
-        free(arrays[k]);
-    p->lc = p->uc = p->col_val = p->col_obj = p->row_rhs = p->row_dual = NULL;
-    p->col_stage = p->row_stage = NULL;
-    p->col_ray = NULL;
+    if (p->n_packed_cols == p->cap_packed_cols) {
+        int64_t cap = p->cap_packed_cols ? 2 * p->cap_packed_cols : 256;
+        packed_col_t *grown = realloc(p->packed_cols, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return slp_error(SLP_ERR_NOMEM, "presolve: out of memory for removed columns");
+        p->packed_cols = grown;
+        p->cap_packed_cols = cap;
+    }
+    p->packed_cols[p->n_packed_cols++] = (packed_col_t){j, stage, val, obj, 0};
+    p->col_stage[j] = stage;
+    return SLP_OK;
+}
+
+/* Cut a growing array to its count (the growth's slack back). */
+static void *fit(void *array, int64_t count, size_t size)
+{
+    void *cut = count > 0 ? realloc(array, (size_t)count * size) : NULL;
+    return cut ? cut : array;
 }
 
 slp_err ps_record_pack(slp_presolve_t *p)
 {
     if (p->packed)
         return SLP_OK;
-    int64_t nc = 0, nr = 0;
-    for (int64_t j = 0; j < p->n_loc; j++)
-        nc += p->col_stage[j] >= 0 || p->col_ray[j] != 0;
+    int64_t nr = 0;
     for (int64_t i = 0; i < p->m_loc; i++)
         nr += p->row_stage[i] >= 0;
-    SLP_CALL(slp_alloc(&p->packed_cols, (size_t)nc + 1, sizeof *p->packed_cols));
     SLP_CALL(slp_alloc(&p->packed_rows, (size_t)nr + 1, sizeof *p->packed_rows));
-    nc = nr = 0;
-    for (int64_t j = 0; j < p->n_loc; j++)
-        if (p->col_stage[j] >= 0 || p->col_ray[j] != 0)
-            p->packed_cols[nc++] = (packed_col_t){(int32_t)j, p->col_stage[j], p->col_val[j],
-                                                  p->col_obj[j], p->col_ray[j]};
+    nr = 0;
     for (int64_t i = 0; i < p->m_loc; i++)
         if (p->row_stage[i] >= 0)
             p->packed_rows[nr++] =
                 (packed_row_t){(int32_t)i, p->row_stage[i], p->row_rhs[i], p->row_dual[i]};
-    p->n_packed_cols = nc;
     p->n_packed_rows = nr;
-    free_lines(p);
+    for (int64_t k = 0; k < p->n_packed_cols; k++)
+        p->packed_cols[k].ray = p->col_ray[p->packed_cols[k].col];
+    p->packed_cols = fit(p->packed_cols, p->n_packed_cols, sizeof *p->packed_cols);
+    p->cap_packed_cols = p->n_packed_cols;
+    p->ent = fit(p->ent, p->n_ent, sizeof *p->ent);
+    p->cap_ent = p->n_ent > 0 ? p->n_ent : p->cap_ent;
+    void *lines[] = {p->lc, p->uc, p->col_stage, p->col_ray, p->row_stage, p->row_rhs,
+                     p->row_dual};
+    for (size_t k = 0; k < sizeof lines / sizeof lines[0]; k++)
+        free(lines[k]);
+    p->lc = p->uc = p->row_rhs = p->row_dual = NULL;
+    p->col_stage = p->row_stage = NULL;
+    p->col_ray = NULL;
     p->packed = 1;
     return SLP_OK;
 }
@@ -67,7 +84,7 @@ slp_err ps_record_unpack(slp_presolve_t *p)
         p->row_stage[i] = -1;
         p->row_rhs[i] = p->row_dual[i] = 0.0;
     }
-    for (int64_t k = 0; k < p->n_packed_cols; k++) {
+    for (int64_t k = 0; k < p->n_packed_cols; k++) { /* in removal order */
         const packed_col_t *c = &p->packed_cols[k];
         p->col_stage[c->col] = c->stage;
         p->col_val[c->col] = c->val;
@@ -80,10 +97,9 @@ slp_err ps_record_unpack(slp_presolve_t *p)
         p->row_rhs[r->row] = r->rhs;
         p->row_dual[r->row] = r->dual;
     }
-    free(p->packed_cols);
     free(p->packed_rows);
-    p->packed_cols = NULL;
     p->packed_rows = NULL;
+    p->n_packed_rows = 0;
     p->packed = 0;
     return SLP_OK;
 }

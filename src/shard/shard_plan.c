@@ -67,16 +67,19 @@ static int64_t cand_max_bytes(const cand_t *cd)
 
 /* The solve's peak on one rank from shards (docs/memory.md "The model"): the largest of
  * its phases, each a count of the arrays alive in it (8 bytes per element, 12 per
- * stored entry), plus the process's own memory.
+ * stored entry), plus the process's own memory: 16 MiB for a rank of Open MPI (the
+ * binary, its libraries, the runtime's buffers; 7 MiB without a launcher).
  *   presolve  the block as read (A_rc, 3 column and 2 row vectors), presolve's working
- *             arrays and record: 63 bytes per column and 190 per row;
+ *             arrays and record: 47 bytes per column and 110 per row;
  *   scaling   A_rc and its transpose, the block's vectors, and the scaling's factors and
- *             statistics (4 column and 4 row vectors);
+ *             statistics: 1 vector of the long side (3 when other ranks share its lines),
+ *             5 of the short side;
  *   loop      the block's copies the CPU backend keeps (cpu_block.h) and the state: 10
  *             column and 9 row vectors.
- * Presolve's doubleton pass adds 32 bytes per column while it eliminates rows; a
- * block it applies to is reported above the model. */
-#define SOLVER_PROCESS_BYTES (8 << 20)
+ * Not in the model: the doubleton pass's 80 bytes more per row when some row is a
+ * doubleton equation (and 32 per column while it eliminates), and presolve's removed
+ * entries, 24 bytes each, held through the solve (the block then holds fewer). */
+#define SOLVER_PROCESS_BYTES (16 << 20)
 #define SOLVER_STATE_COLS 10
 #define SOLVER_STATE_ROWS 9
 
@@ -84,8 +87,9 @@ int64_t slp_shard_solver_bytes(int64_t m_loc, int64_t n_loc, int64_t nnz_rc)
 {
     int64_t a = 12 * nnz_rc + 8 * (m_loc + 1), at = 12 * nnz_rc + 8 * (n_loc + 1);
     int64_t block_vectors = 8 * (3 * n_loc + 2 * m_loc);
-    int64_t presolve = a + block_vectors + 63 * n_loc + 190 * m_loc;
-    int64_t scaling = a + at + block_vectors + 8 * (4 * n_loc + 4 * m_loc);
+    int64_t presolve = a + block_vectors + 47 * n_loc + 110 * m_loc;
+    int64_t longer = m_loc > n_loc ? m_loc : n_loc, shorter = m_loc > n_loc ? n_loc : m_loc;
+    int64_t scaling = a + at + block_vectors + 8 * (longer + 5 * shorter);
     slp_block_layout layout = slp_cpu_block_layout_for(m_loc, n_loc, nnz_rc, 1);
     int64_t copies = layout == SLP_BLOCK_BOTH ? a + at : layout == SLP_BLOCK_COLS ? at : a;
     int64_t loop = copies + 8 * (SOLVER_STATE_COLS * n_loc + SOLVER_STATE_ROWS * m_loc);

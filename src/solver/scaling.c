@@ -86,20 +86,24 @@ slp_err slp_compute_norms(slp_grid_t *grid, const slp_local_problem_t *lp, slp_n
  * |a~_ij| = |a_ij| (inv_r_i inv_s_j), always in this order, so that every grid shape
  * sees the same value. A sweep streams the lines of one copy of the block, the one
  * whose lines are the longer side (A_rc^T when the block has more columns than rows):
- * the statistics of those lines are per line; the other side's are scattered into
- * one private array per thread, short and cache-resident, combined in thread order.
- * Maxima and minima do not depend on the order, so the geometric-mean and Ruiz
- * factors are identical for every grid shape and thread count. The factors are
- * applied to both copies and to the vectors once, at the end. */
+ * the statistics of those lines are per line, and when no other rank shares the line
+ * (a column with R = 1, a row with C = 1) its factor is folded in at once, with no
+ * array of statistics; the other side's are scattered into one private array per
+ * thread, short and cache-resident, combined in thread order. Maxima and minima do not
+ * depend on the order, so the geometric-mean and Ruiz factors are identical for every
+ * grid shape and thread count. The factors are applied to both copies and to the
+ * vectors once, at the end, and the reciprocals become the factors in place. */
 
 typedef struct {
     slp_grid_t *grid;
     const slp_csr_t *lines;   /* the streamed copy: A_rc, or A_rc^T when it has more lines */
     int lines_are_cols;       /* lines = A_rc^T: its lines are the columns */
+    int local_lines;          /* no other rank shares a line: its factor folds in the sweep */
     int64_t m, n;
     double *inv_r, *inv_s;    /* reciprocals of the cumulative factors */
-    double *row_stat, *col_stat; /* [2 m], [2 n]: statistics of each side */
-    double *priv;             /* [threads x 2 short]: scattered statistics per thread */
+    double *line_stat;        /* [2 lines] statistics of the lines (unless local_lines) */
+    double *cross_stat;       /* [2 cross] statistics of the other side */
+    double *priv;             /* [threads x 2 cross]: its scattered statistics per thread */
     int threads;
 } scaler_t;
 
@@ -142,12 +146,23 @@ static inline double stat_term(double v, double power)
     return power == 1.0 ? v : pow(v, power);
 }
 
-/* The lines [lo, hi) of a sweep (below); kind, want_line, want_cross and cols are
- * constants at every call, so the compiler specialises the loop for each. */
+/* The factor from a line's statistics: sqrt of the max, the sum, or max * min for
+ * STAT_MINMAX (neg_min = -min); an argument below the floor (an empty line's among
+ * them) gives 1. */
+static inline double factor_of(int kind, double stat, double neg_min)
+{
+    double arg = stat;
+    if (kind == STAT_MINMAX)
+        arg = stat > 0.0 ? stat * -neg_min : 0.0;
+    return arg >= SLP_SCALE_FLOOR ? sqrt(arg) : 1.0;
+}
+
+/* Line k of a sweep (below); kind, want_line, want_cross and cols are constants at
+ * every call, so the compiler specialises the loop for each. */
 static inline __attribute__((always_inline)) void
-sweep_range(const slp_csr_t *L, const double *inv_line, const double *inv_cross, int cols,
-            int kind, int want_line, double line_power, int want_cross, double cross_power,
-            double *line_out, double *mine, int64_t k)
+sweep_line(const slp_csr_t *L, double *inv_line, const double *inv_cross, int cols, int kind,
+           int want_line, double line_power, int want_cross, double cross_power, int fold,
+           double *line_out, double *mine, int64_t k)
 {
     const int64_t nl = L->rows, nc = L->cols;
     double own = inv_line[k];
@@ -164,31 +179,34 @@ sweep_range(const slp_csr_t *L, const double *inv_line, const double *inv_cross,
         if (want_cross)
             stat_add(mine, kind, nc, j, kind == STAT_SUM ? stat_term(v, cross_power) : v);
     }
-    if (want_line) {
-        line_out[k] = kind == STAT_SUM ? sum : mx;
-        if (kind == STAT_MINMAX)
-            line_out[nl + k] = -mn;
+    if (!want_line)
+        return;
+    double stat = kind == STAT_SUM ? sum : mx;
+    if (fold) { /* the line's own factor; no later line reads it */
+        inv_line[k] /= factor_of(kind, stat, -mn);
+        return;
     }
+    line_out[k] = stat;
+    if (kind == STAT_MINMAX)
+        line_out[nl + k] = -mn;
 }
 
-#define SWEEP_CASE(KIND, LINE, CROSS, COLS)                                                    \
-    _Pragma("omp for schedule(static)") for (int64_t k = 0; k < L->rows; k++)                 \
-        sweep_range(L, inv_line, inv_cross, COLS, KIND, LINE, line_power, CROSS, cross_power, \
-                    line_out, mine, k)
+#define SWEEP_CASE(KIND, LINE, CROSS, COLS)                                                   \
+    _Pragma("omp for schedule(static)") for (int64_t k = 0; k < L->rows; k++)                \
+        sweep_line(L, inv_line, inv_cross, COLS, KIND, LINE, line_power, CROSS, cross_power, \
+                   fold, line_out, mine, k)
 
-/* One sweep over the streamed lines: statistics of kind `kind` of the line side
- * (when want_line; terms |a~|^line_power for sums) and of the cross side (when
- * want_cross; |a~|^cross_power), into row_stat / col_stat. The scaled entry is
- * |a| (inv_r_i inv_s_j) whichever copy is streamed. */
+/* One sweep over the streamed lines: statistics of kind `kind` of the lines (when
+ * want_line; terms |a~|^line_power for sums), folded in at once when the lines are
+ * local, and of the cross side (when want_cross; |a~|^cross_power) into cross_stat. */
 static void sweep(scaler_t *s, int kind, int want_line, double line_power, int want_cross,
                   double cross_power)
 {
     const slp_csr_t *L = s->lines;
-    int cols = s->lines_are_cols;
-    const double *inv_line = cols ? s->inv_s : s->inv_r;
+    int cols = s->lines_are_cols, fold = s->local_lines;
+    double *inv_line = cols ? s->inv_s : s->inv_r;
     const double *inv_cross = cols ? s->inv_r : s->inv_s;
-    double *line_out = cols ? s->col_stat : s->row_stat;
-    double *cross_out = cols ? s->row_stat : s->col_stat;
+    double *line_out = s->line_stat;
     const int64_t width = kind == STAT_MINMAX ? 2 * L->cols : L->cols;
     int parts = L->nnz >= SLP_SCALE_PAR_MIN ? s->threads : 1;
     int which = (kind * 2 + want_line) * 2 + want_cross;
@@ -219,23 +237,21 @@ static void sweep(scaler_t *s, int kind, int want_line, double line_power, int w
     }
     if (!want_cross)
         return;
-    memcpy(cross_out, s->priv, (size_t)width * sizeof(double));
+    memcpy(s->cross_stat, s->priv, (size_t)width * sizeof(double));
     for (int t = 1; t < parts; t++) {
         const double *other = s->priv + (size_t)t * (size_t)width;
         for (int64_t k = 0; k < width; k++)
-            cross_out[k] = kind == STAT_SUM ? cross_out[k] + other[k]
-                                            : (other[k] > cross_out[k] ? other[k] : cross_out[k]);
+            s->cross_stat[k] = kind == STAT_SUM ? s->cross_stat[k] + other[k]
+                                                : (other[k] > s->cross_stat[k] ? other[k]
+                                                                               : s->cross_stat[k]);
     }
 }
 
 /* Reduce one side's statistics over the grid (rows over row_comm, columns over
- * col_comm) and fold its factors sqrt(arg) into the reciprocals: arg is the max, the
- * sum, or max * min for STAT_MINMAX; an argument below the floor (an empty line's
- * among them) gives the factor 1. */
-static slp_err finish_side(scaler_t *s, int columns, int kind)
+ * col_comm) and fold its factors into the reciprocals. */
+static slp_err finish_side(scaler_t *s, int columns, int kind, double *stat)
 {
     int64_t len = columns ? s->n : s->m;
-    double *stat = columns ? s->col_stat : s->row_stat;
     double *inv = columns ? s->inv_s : s->inv_r;
     int64_t count = kind == STAT_MINMAX ? 2 * len : len;
     if (kind == STAT_SUM)
@@ -245,31 +261,38 @@ static slp_err finish_side(scaler_t *s, int columns, int kind)
         SLP_CALL(columns ? slp_max_over_col(s->grid, stat, count)
                          : slp_max_over_row(s->grid, stat, count));
 #pragma omp parallel for if (len >= SLP_SCALE_PAR_MIN) schedule(static)
-    for (int64_t k = 0; k < len; k++) {
-        double arg = stat[k];
-        if (kind == STAT_MINMAX)
-            arg = arg > 0.0 ? arg * -stat[len + k] : 0.0;
-        inv[k] /= arg >= SLP_SCALE_FLOOR ? sqrt(arg) : 1.0;
-    }
+    for (int64_t k = 0; k < len; k++)
+        inv[k] /= factor_of(kind, stat[k], kind == STAT_MINMAX ? stat[len + k] : 0.0);
     return SLP_OK;
+}
+
+/* The lines' factors after a sweep: folded already when the lines are local. */
+static slp_err finish_lines(scaler_t *s, int kind)
+{
+    return s->local_lines ? SLP_OK : finish_side(s, s->lines_are_cols, kind, s->line_stat);
 }
 
 /* Factors of one side (rows or columns) from the current scaled matrix. */
 static slp_err scale_side(scaler_t *s, int columns, int kind)
 {
-    int line = columns == s->lines_are_cols;
-    sweep(s, kind, line, 1.0, !line, 1.0);
-    return finish_side(s, columns, kind);
+    if (columns == s->lines_are_cols) {
+        sweep(s, kind, 1, 1.0, 0, 1.0);
+        return finish_lines(s, kind);
+    }
+    sweep(s, kind, 0, 1.0, 1, 1.0);
+    return finish_side(s, columns, kind, s->cross_stat);
 }
 
 /* Factors of both sides from the same matrix (Ruiz, Pock-Chambolle with terms
- * |a~|^row_power for the rows and |a~|^col_power for the columns). */
+ * |a~|^row_power for the rows and |a~|^col_power for the columns). A line's factor
+ * folded in the sweep does not change the cross statistics: its entries were read
+ * before. */
 static slp_err scale_both(scaler_t *s, int kind, double row_power, double col_power)
 {
     int cols = s->lines_are_cols;
     sweep(s, kind, 1, cols ? col_power : row_power, 1, cols ? row_power : col_power);
-    SLP_CALL(finish_side(s, 0, kind));
-    return finish_side(s, 1, kind);
+    SLP_CALL(finish_lines(s, kind));
+    return finish_side(s, !cols, kind, s->cross_stat);
 }
 
 /* Scale every entry of a copy by (inv_r_i inv_s_j), the same product for A_rc and its
@@ -285,22 +308,26 @@ static void scale_entries(slp_csr_t *copy, const double *inv_r, const double *in
             val[e] *= transposed ? inv_r[idx[e]] * inv_s[k] : inv_r[k] * inv_s[idx[e]];
 }
 
-/* The cumulative factors into both copies, the problem vectors and sc. */
+/* The cumulative factors into both copies and the problem vectors; the reciprocals
+ * become the factors (sc takes them). */
 static void apply_factors(scaler_t *s, slp_local_problem_t *lp, slp_csr_t *at, slp_scaling_t *sc)
 {
     scale_entries(&lp->A, s->inv_r, s->inv_s, 0);
     scale_entries(at, s->inv_r, s->inv_s, 1);
     for (int64_t j = 0; j < s->n; j++) {
-        sc->dcol[j] = 1.0 / s->inv_s[j];
         lp->obj[j] *= s->inv_s[j];
-        lp->lv[j] *= sc->dcol[j];
-        lp->uv[j] *= sc->dcol[j];
+        s->inv_s[j] = 1.0 / s->inv_s[j];
+        lp->lv[j] *= s->inv_s[j];
+        lp->uv[j] *= s->inv_s[j];
     }
     for (int64_t i = 0; i < s->m; i++) {
-        sc->drow[i] = 1.0 / s->inv_r[i];
         lp->lc[i] *= s->inv_r[i];
         lp->uc[i] *= s->inv_r[i];
+        s->inv_r[i] = 1.0 / s->inv_r[i];
     }
+    sc->dcol = s->inv_s;
+    sc->drow = s->inv_r;
+    s->inv_s = s->inv_r = NULL;
 }
 
 /* HPR-LP style: theta_b = 1/(1 + ||b~||), theta_c = 1/(1 + ||c~||) on the scaled data. */
@@ -357,13 +384,14 @@ slp_err slp_scale(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
     scaler_t s = {.grid = grid, .m = lp->m_loc, .n = lp->n_loc, .threads = scale_threads()};
     s.lines_are_cols = s.n > s.m;
     s.lines = s.lines_are_cols ? &at : &lp->A;
-    int64_t shorter = s.lines_are_cols ? s.m : s.n;
+    s.local_lines = s.lines_are_cols ? grid->R == 1 : grid->C == 1;
+    int64_t nlines = s.lines_are_cols ? s.n : s.m, ncross = s.lines_are_cols ? s.m : s.n;
     slp_err rc = slp_csr_transpose(&lp->A, &at);
-    double **arrays[] = {&sc->drow, &sc->dcol, &s.inv_r, &s.inv_s, &s.row_stat, &s.col_stat,
-                         &s.priv};
-    size_t sizes[] = {(size_t)s.m, (size_t)s.n, (size_t)s.m, (size_t)s.n, 2 * (size_t)s.m,
-                      2 * (size_t)s.n, 2 * (size_t)shorter * (size_t)s.threads};
-    for (int k = 0; rc == SLP_OK && k < 7; k++)
+    double **arrays[] = {&s.inv_r, &s.inv_s, &s.cross_stat, &s.priv, &s.line_stat};
+    size_t sizes[] = {(size_t)s.m, (size_t)s.n, 2 * (size_t)ncross,
+                      2 * (size_t)ncross * (size_t)s.threads,
+                      s.local_lines ? 0 : 2 * (size_t)nlines};
+    for (int k = 0; rc == SLP_OK && k < 5; k++)
         rc = slp_alloc(arrays[k], sizes[k] + 1, sizeof(double));
     rc = slp_comm_agree(grid->world, rc); /* before the passes' collectives */
     if (rc == SLP_OK) {
@@ -380,8 +408,8 @@ slp_err slp_scale(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
     }
     free(s.inv_r);
     free(s.inv_s);
-    free(s.row_stat);
-    free(s.col_stat);
+    free(s.line_stat);
+    free(s.cross_stat);
     free(s.priv);
     if (rc == SLP_OK && at_out)
         *at_out = at;

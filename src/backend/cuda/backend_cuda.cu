@@ -27,7 +27,7 @@
 #include <string.h>
 
 #include <cuda_runtime.h>
-#include "backend/cuda/cusparse_api.h"
+#include "backend/cuda/runtime_libs.h"
 
 extern "C" {
 #include "backend/backend.h"

@@ -23,8 +23,9 @@ slp_err slp_backend_cuda_status(const slp_backend_t *be);
 /* Wait for every queued operation of be; returns the first failure. */
 slp_err slp_backend_cuda_sync(slp_backend_t *be);
 
-/* Load the libraries the backend opens at run time (cuSPARSE, cusparse_api.h) without
- * creating a backend: SLP_OK, or SLP_ERR_UNSUPPORTED with a message. No device needed. */
+/* Load the libraries the backend opens at run time (cuSPARSE, NCCL when built with it;
+ * runtime_libs.h) without creating a backend: SLP_OK, or SLP_ERR_UNSUPPORTED with a
+ * message. No device needed. */
 slp_err slp_backend_cuda_load_libraries(void);
 
 /* The device picked for a rank when none is given: the node-local rank (from

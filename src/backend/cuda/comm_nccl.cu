@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include <cuda_runtime.h>
-#include <nccl.h>
 
 extern "C" {
 #include "backend/backend.h"
@@ -12,6 +11,7 @@ extern "C" {
 }
 #include "backend/cuda/backend_cuda.h"
 #include "backend/cuda/comm_nccl.h"
+#include "backend/cuda/runtime_libs.h"
 
 struct slp_nccl {
     ncclComm_t group[2];  /* owned: [SLP_NCCL_ROWS] grid row, [SLP_NCCL_COLS] grid column; NULL for one rank */
@@ -25,7 +25,7 @@ static slp_err nccl_ok(ncclResult_t r, const char *what)
     const char *hint = r == ncclInvalidUsage
                            ? " (two ranks on one GPU? NCCL needs one rank per GPU; use --comm-lib mpi)"
                            : "";
-    return slp_error(SLP_ERR_MPI, "NCCL: %s failed: %s%s", what, ncclGetErrorString(r), hint);
+    return slp_error(SLP_ERR_MPI, "NCCL: %s failed: %s%s", what, slp_nccl()->GetErrorString(r), hint);
 }
 
 /* One communicator over `comm` (collective over it). */
@@ -39,11 +39,11 @@ static slp_err group_create(slp_comm_t *comm, ncclComm_t *out)
     memset(&id, 0, sizeof id);
     slp_err rc = SLP_OK;
     if (rank == 0)
-        rc = nccl_ok(ncclGetUniqueId(&id), "ncclGetUniqueId");
+        rc = nccl_ok(slp_nccl()->GetUniqueId(&id), "ncclGetUniqueId");
     /* the root's failure must not leave the others waiting in ncclCommInitRank */
     SLP_CALL(slp_comm_agree(comm, rc));
     SLP_CALL(slp_comm_bcast(comm, &id, (int64_t)sizeof id, 0));
-    return nccl_ok(ncclCommInitRank(out, size, id, rank), "ncclCommInitRank");
+    return nccl_ok(slp_nccl()->CommInitRank(out, size, id, rank), "ncclCommInitRank");
 }
 
 extern "C" slp_err slp_nccl_create(slp_grid_t *grid, slp_backend_t *be, slp_nccl_t **out)
@@ -55,6 +55,9 @@ extern "C" slp_err slp_nccl_create(slp_grid_t *grid, slp_backend_t *be, slp_nccl
         rc = SLP_ERR_NOMEM;
     else if (!slp_backend_is_cuda(be))
         rc = slp_error(SLP_ERR_INPUT, "--comm-lib nccl needs --backend cuda");
+    const slp_nccl_api_t *api = NULL;
+    if (rc == SLP_OK)
+        rc = slp_nccl_load(&api); /* the library is mapped only now */
     if (rc == SLP_OK) {
         nc->stream = (cudaStream_t)slp_backend_cuda_stream(be);
         cudaError_t e = cudaSetDevice(slp_backend_cuda_device(be));
@@ -82,7 +85,7 @@ extern "C" void slp_nccl_destroy(slp_nccl_t **nc)
         return;
     for (int k = 0; k < 2; k++)
         if ((*nc)->group[k])
-            ncclCommDestroy((*nc)->group[k]);
+            slp_nccl()->CommDestroy((*nc)->group[k]);
     free(*nc);
     *nc = NULL;
 }
@@ -94,6 +97,6 @@ extern "C" slp_err slp_nccl_sum(slp_nccl_t *nc, double *dev, int64_t n, int dir)
     ncclComm_t comm = nc->group[dir];
     if (!comm || n <= 0)
         return SLP_OK;
-    return nccl_ok(ncclAllReduce(dev, dev, (size_t)n, ncclDouble, ncclSum, comm, nc->stream),
+    return nccl_ok(slp_nccl()->AllReduce(dev, dev, (size_t)n, ncclDouble, ncclSum, comm, nc->stream),
                    "ncclAllReduce");
 }
