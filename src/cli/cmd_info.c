@@ -1,6 +1,7 @@
 /* shardlp info DIR [--verify]: describe a shard directory (grid, nonzeros per block,
  * imbalance, bytes per rank, modelled communication of the dense and the support-aware
- * plan, from the stored matrix, before presolve). With --verify
+ * plan, from the stored matrix, before presolve; the grids of the same rank count with
+ * their modelled peaks). With --verify
  * every file is read and checked; under MPI each rank reads only its own block and
  * slices (collective read, the same path as the solver's). */
 #include <stdio.h>
@@ -24,7 +25,10 @@ static void print_usage(void)
            "and the support-aware plan (logical scalar-hops, docs/comm-support.md; from the\n"
            "stored matrix: the solver's --json numbers are after presolve).\n"
            "  --verify   read every file and check sizes, headers and checksums; under MPI\n"
-           "             (mpirun -np R*C) each rank reads only its own block and slices\n");
+           "             (mpirun -np R*C) each rank reads only its own block and slices\n"
+           "Without --verify it also lists every grid of R*C ranks with the modelled peak\n"
+           "of its largest rank (docs/memory.md \"The model\"), the one `shard --grid auto\n"
+           "--ranks R*C` would pick marked.\n");
 }
 
 static void print_summary(const char *dir, const slp_shard_manifest_t *man,
@@ -91,6 +95,25 @@ static void print_summary(const char *dir, const slp_shard_manifest_t *man,
                (long long)model->cols.sync_hops, model->col_vectors, model->sync_interval);
         slp_plan_model_print(model, "                   ");
     }
+}
+
+/* Every grid of this directory's rank count with its modelled peak (the solver's, per
+ * rank), the directory's own marked. */
+static slp_err print_grid_choices(const char *dir, const slp_shard_manifest_t *man)
+{
+    int P = man->R * man->C, R = 0, C = 0, count = 0;
+    slp_grid_choice_t *all = NULL;
+    SLP_CALL(slp_shard_dir_grid_choices(dir, man, P, &R, &C, &all, &count));
+    printf("grids of %d rank%s : modelled solver peak of the largest rank (docs/memory.md)\n", P,
+           P == 1 ? " " : "s");
+    for (int k = 0; k < count; k++)
+        printf("  %dx%-6d %14lld bytes (%.1f MiB)   %lld hops per iteration%s%s\n", all[k].R,
+               all[k].C, (long long)all[k].max_rank_bytes,
+               (double)all[k].max_rank_bytes / (1024.0 * 1024.0), (long long)all[k].dense_hops,
+               all[k].R == man->R && all[k].C == man->C ? "   <- this directory" : "",
+               all[k].R == R && all[k].C == C ? "   <- --grid auto" : "");
+    free(all);
+    return SLP_OK;
 }
 
 /* Read every block, slice and name file, one block at a time. */
@@ -199,6 +222,8 @@ int slp_cmd_info(int argc, char **argv)
                        "checksums ok)\n",
                        man.has_names ? " and name" : "");
         }
+        if (rc == SLP_OK && !verify)
+            rc = print_grid_choices(dir, &man);
     }
     slp_shard_manifest_free(&man);
     if (rc != SLP_OK) {

@@ -39,7 +39,8 @@ static const slp_option_t TABLE[] = {
      "E", "tolerance of the infeasibility certificate tests"},
     /* distribution */
     {"grid", NULL, SLP_OPT_GRID, RUN(grid), 0, 0, NULL, NULL, "distribution", "RxC",
-     "process grid for MPS or in-memory input (0x0: the most square for the rank count)"},
+     "process grid for MPS or in-memory input (0x0: the most square for the rank count; auto: "
+     "the R x C with the smallest modelled peak of the largest rank, docs/memory.md)"},
     {"comm", NULL, SLP_OPT_CHOICE, SOLVER(comm_support), 0, 0, "dense|support", NULL,
      "distribution", "PLAN", "communication plan of the products (docs/comm-support.md)"},
     {"backend", NULL, SLP_OPT_CHOICE, RUN(backend), 0, 0, "cpu|cuda|guarded", NULL,

@@ -116,9 +116,9 @@ static slp_err load(run_t *r)
     if (r->sharded)
         rc = slp_run_read_shards(path, &r->manifest, r->grid, &r->lp, &r->info);
     else
-        rc = slp_run_distribute(r->grid, path, r->in->model, r->opt, &r->lp, &r->info,
+        rc = slp_run_distribute(&r->grid, path, r->in->model, r->opt, &r->lp, &r->info,
                                 &r->start_x, &r->start_y);
-    rc = slp_comm_agree(r->grid->world, rc);
+    rc = slp_comm_agree(slp_comm_world(), rc);
     const double *x0 = r->in->x0 ? r->in->x0 : r->start_x;
     const double *y0 = r->in->x0 || r->in->y0 ? r->in->y0 : r->start_y;
     if (rc == SLP_OK)
@@ -255,8 +255,13 @@ slp_err slp_run(const slp_run_options_t *opt, const slp_run_input_t *in,
     rc = slp_comm_agree(slp_comm_world(), rc);
     if (rc == SLP_OK) {
         warn_highs_options(opt);
-        slp_log("shardlp %s: %d rank%s, grid %dx%d, backend %s\n", SLP_VERSION, r.grid->size,
-                r.grid->size == 1 ? "" : "s", r.grid->R, r.grid->C, backend_name(opt));
+        int ranks = slp_comm_size(slp_comm_world());
+        if (r.grid)
+            slp_log("shardlp %s: %d rank%s, grid %dx%d, backend %s\n", SLP_VERSION, ranks,
+                    ranks == 1 ? "" : "s", r.grid->R, r.grid->C, backend_name(opt));
+        else
+            slp_log("shardlp %s: %d rank%s, grid auto, backend %s\n", SLP_VERSION, ranks,
+                    ranks == 1 ? "" : "s", backend_name(opt));
         rc = load(&r);
     }
     if (rc == SLP_OK)

@@ -14,6 +14,9 @@
 
 slp_err slp_run_grid(const slp_run_options_t *o, slp_grid_t **grid)
 {
+    *grid = NULL;
+    if (o->grid[0] < 0)
+        return SLP_OK; /* --grid auto: made once rank 0 holds the model (slp_run_distribute) */
     int P = slp_comm_size(slp_comm_world()), R = o->grid[0], C = o->grid[1];
     if (R > 0 && C > 0) {
         if ((long)R * C != P)
@@ -200,23 +203,62 @@ static slp_err keep_for_outputs(slp_model_t *owned, const slp_model_t *model,
     return copy_names(model->col_names, model->n, &info->col_names);
 }
 
-slp_err slp_run_distribute(slp_grid_t *grid, const char *path, const slp_model_t *given,
+/* Rank 0: --grid auto's R x C for `model` on P ranks: every R x C = P with the cuts
+ * the distribution makes (balanced by nonzeros), the smallest modelled peak of the
+ * largest rank (slp_shard_solver_bytes), the candidates logged. */
+static slp_err pick_model_grid(const slp_model_t *model, int P, int shape[2])
+{
+    slp_shard_source_t src;
+    slp_shard_model_source(model, &src);
+    int64_t *row_nnz = NULL, *col_nnz = NULL;
+    slp_model_t *dims = NULL;
+    slp_grid_choice_t *all = NULL;
+    int count = 0;
+    slp_err rc = slp_shard_count(&src, &row_nnz, &col_nnz, &dims);
+    if (rc == SLP_OK)
+        rc = slp_shard_pick_grid_ranks(&src, model->m, model->n, row_nnz, col_nnz, P, &shape[0],
+                                       &shape[1], &all, &count);
+    if (rc == SLP_OK)
+        slp_grid_choices_log(all, count, P, shape[0], shape[1]);
+    free(all);
+    free(row_nnz);
+    free(col_nnz);
+    slp_model_destroy(&dims);
+    return rc;
+}
+
+/* The grid of --grid auto once rank 0 holds the model: picked there, then made on every
+ * rank. Collective over the world. */
+static slp_err auto_grid(const slp_model_t *model, slp_grid_t **grid)
+{
+    slp_comm_t *world = slp_comm_world();
+    int shape[2] = {1, 1}, P = slp_comm_size(world);
+    slp_err rc = slp_comm_rank(world) == 0 && P > 1 ? pick_model_grid(model, P, shape) : SLP_OK;
+    SLP_CALL(slp_comm_agree(world, rc));
+    SLP_CALL(slp_comm_bcast(world, shape, (int64_t)sizeof shape, 0));
+    return slp_comm_agree(world, slp_grid_create(shape[0], shape[1], grid));
+}
+
+slp_err slp_run_distribute(slp_grid_t **grid, const char *path, const slp_model_t *given,
                            const slp_run_options_t *o, slp_local_problem_t *lp,
                            slp_run_info_t *info, double **start_x, double **start_y)
 {
     slp_model_t *owned = NULL;
     const slp_model_t *model = NULL;
     slp_err rc = SLP_OK;
-    if (grid->rank == 0) {
+    slp_comm_t *world = slp_comm_world();
+    if (slp_comm_rank(world) == 0) {
         rc = root_model(path, given, o, &owned, &model);
         if (rc == SLP_OK && o->start_path)
             rc = read_start(o->start_path, model, start_x, start_y);
         if (rc == SLP_OK)
             rc = keep_for_outputs(owned, model, o, info);
     }
-    rc = slp_comm_agree(grid->world, rc);
+    rc = slp_comm_agree(world, rc);
+    if (rc == SLP_OK && !*grid)
+        rc = auto_grid(model, grid);
     if (rc == SLP_OK)
-        rc = slp_distribute_model(grid, grid->rank == 0 ? model : NULL, lp);
+        rc = slp_distribute_model(*grid, (*grid)->rank == 0 ? model : NULL, lp);
     slp_model_destroy(&owned);
     return rc;
 }

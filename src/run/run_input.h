@@ -11,7 +11,8 @@
 #include "run/run_output.h"
 #include "shard/shard.h"
 
-/* MPS or in-memory input: the options' grid, else the most square for the ranks. */
+/* MPS or in-memory input: the options' grid, else the most square for the ranks; with
+ * --grid auto *grid stays NULL (slp_run_distribute makes it). */
 slp_err slp_run_grid(const slp_run_options_t *o, slp_grid_t **grid);
 /* Shard input: the manifest's grid (an options grid must agree with it). */
 slp_err slp_run_shard_grid(const char *dir, const slp_run_options_t *o,
@@ -24,8 +25,11 @@ slp_err slp_run_read_shards(const char *dir, const slp_shard_manifest_t *man, sl
 /* Rank 0 reads `path` (or takes `model` when path is NULL), validates it, applies the
  * integer rule (o->relax), reads the warm start of o->start_path into *start_x /
  * *start_y (whole vectors, owned by the caller; *start_y stays NULL without duals),
- * keeps the names when o->sol_path is set, and sends every rank its block. */
-slp_err slp_run_distribute(slp_grid_t *grid, const char *path, const slp_model_t *model,
+ * keeps the names when o->sol_path is set, and sends every rank its block. When *grid
+ * is NULL (--grid auto) rank 0 first picks the R x C = P whose largest rank has the
+ * smallest modelled peak for this model (docs/memory.md "The model") and logs the
+ * candidates; the grid is made on every rank. */
+slp_err slp_run_distribute(slp_grid_t **grid, const char *path, const slp_model_t *model,
                            const slp_run_options_t *o, slp_local_problem_t *lp,
                            slp_run_info_t *info, double **start_x, double **start_y);
 

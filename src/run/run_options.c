@@ -153,14 +153,14 @@ static slp_err set_value(slp_run_options_t *o, const slp_option_t *opt, const ch
     case SLP_OPT_CHOICE:
         return set_choice(opt, label, value, (int *)field);
     case SLP_OPT_GRID:
-        if (!strcmp(value, "0x0") || !strcmp(value, "auto")) {
-            ((int *)field)[0] = ((int *)field)[1] = 0;
+        if (!strcmp(value, "0x0") || !strcmp(value, "auto")) { /* auto: -1 x -1 */
+            ((int *)field)[0] = ((int *)field)[1] = value[0] == 'a' ? -1 : 0;
             return SLP_OK;
         }
         if (slp_grid_parse(value, &((int *)field)[0], &((int *)field)[1]) != SLP_OK) {
             slp_error_clear();
             return slp_error(SLP_ERR_INPUT, "option %s: '%s' is not RxC with positive R and C "
-                             "(e.g. 2x4) or 0x0", label, value);
+                             "(e.g. 2x4), 0x0 or auto", label, value);
         }
         return SLP_OK;
     case SLP_OPT_PATH:

@@ -296,3 +296,59 @@ void slp_grid_choices_log(const slp_grid_choice_t *all, int count, int ranks, in
                 (double)all[k].max_rank_bytes / (1024.0 * 1024.0), (long long)all[k].dense_hops,
                 all[k].R == R && all[k].C == C ? "   <- picked" : "");
 }
+
+/* ---- the alternatives of a shard directory ----------------------------------------- */
+
+typedef struct dir_scan {
+    const char *dir;
+    const slp_shard_manifest_t *man;
+} dir_scan_t;
+
+/* A source over a shard directory's blocks, read one at a time (pattern and values;
+ * no skeleton). */
+static slp_err scan_blocks(void *ctx, slp_shard_entry_fn entry, void *user, slp_model_t **skeleton)
+{
+    const dir_scan_t *d = ctx;
+    if (skeleton)
+        *skeleton = NULL;
+    for (int r = 0; r < d->man->R; r++)
+        for (int c = 0; c < d->man->C; c++) {
+            slp_local_problem_t lp;
+            SLP_CALL(slp_shard_read_block(d->dir, d->man, r, c, &lp));
+            slp_err rc = SLP_OK;
+            for (int64_t i = 0; rc == SLP_OK && i < lp.A.rows; i++)
+                for (int64_t k = lp.A.row_ptr[i]; rc == SLP_OK && k < lp.A.row_ptr[i + 1]; k++)
+                    rc = entry(user, d->man->row_off[r] + i, d->man->col_off[c] + lp.A.col_idx[k],
+                               lp.A.val[k]);
+            slp_local_problem_free(&lp);
+            SLP_CALL(rc);
+        }
+    return SLP_OK;
+}
+
+static slp_err count_nnz(void *user, int64_t i, int64_t j, double v)
+{
+    int64_t **counts = user;
+    (void)v;
+    counts[0][i]++;
+    counts[1][j]++;
+    return SLP_OK;
+}
+
+slp_err slp_shard_dir_grid_choices(const char *dir, const slp_shard_manifest_t *man, int P,
+                                   int *R, int *C, slp_grid_choice_t **choices, int *nchoices)
+{
+    dir_scan_t d = {dir, man};
+    slp_shard_source_t src = {&d, scan_blocks, dir, 1};
+    int64_t *counts[2] = {slp_calloc((size_t)man->m + 1, sizeof(int64_t)),
+                          slp_calloc((size_t)man->n + 1, sizeof(int64_t))};
+    slp_err rc = counts[0] && counts[1] ? SLP_OK : SLP_ERR_NOMEM;
+    if (rc == SLP_OK)
+        rc = scan_blocks(&d, count_nnz, counts, NULL);
+    if (rc == SLP_OK)
+        rc = slp_shard_pick_grid_ranks(&src, man->m, man->n, counts[0], counts[1], P, R, C,
+                                       choices, nchoices);
+    free(counts[0]);
+    free(counts[1]);
+    return rc;
+}

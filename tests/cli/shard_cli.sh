@@ -37,7 +37,7 @@ expect "info" 0 "dense plan 118 logical scalar-hops" -- "$BIN" info "$T/a.shards
 grep -q "grid             : 2x2 (4 ranks), with names" "$T/out" && ok || bad "info grid line"
 grep -q "imbalance        : max/mean" "$T/out" && ok || bad "info imbalance line"
 grep -q "bytes per rank   : matrix max" "$T/out" && ok || bad "info bytes line"
-sum=$(awk '/^  [0-9]/ {for (i = 2; i <= NF; i++) s += $i} END {print s}' "$T/out")
+sum=$(awk '/^  [0-9]+ / {for (i = 2; i <= NF; i++) s += $i} END {print s}' "$T/out")
 [ "$sum" = 83 ] && ok || bad "info block nonzeros sum to $sum, expected 83"
 expect "info --verify" 0 "checksums ok" -- "$BIN" info "$T/a.shards" --verify
 
@@ -68,6 +68,24 @@ PY
 "$BIN" gen mcf --commodities 40 --factories 5 --warehouses 100 --stores 50 --mps "$T/mcf.mps" --quiet
 auto_ranks "$T/mcf.mps" 4 "$T/mcf4.shards" 1x4
 auto_ranks "$MODEL" 6 "$T/af6.shards" ""
+
+# info lists the same alternatives for a directory's rank count, from its blocks: the
+# 1x4 directory is both its own grid and auto's pick; a 2x2 cut of the same LP marks 2x2
+# as the directory's and still 1x4 as auto's, with the same bytes as `shard` printed.
+"$BIN" shard "$T/mcf.mps" --grid auto --ranks 4 --out "$T/mcf4b.shards" >"$T/shard.out" 2>&1
+"$BIN" shard "$T/mcf.mps" --grid 2x2 --out "$T/mcf22.shards" >/dev/null 2>&1
+"$BIN" info "$T/mcf4.shards" >"$T/info4" 2>&1 && "$BIN" info "$T/mcf22.shards" >"$T/info22" 2>&1 &&
+python3 - "$T/shard.out" "$T/info4" "$T/info22" <<'PY' && ok || { bad "info grid choices"; cat "$T/info4" "$T/info22"; }
+import re, sys
+shard, info4, info22 = (open(p).read() for p in sys.argv[1:4])
+line = r"^\s+(\d+x\d+)\s+(\d+) bytes \([0-9.]+ MiB\)\s+\d+ hops per iteration(.*)$"
+want = {g: b for g, b, _ in re.findall(line, shard, re.M)}
+for text, own in ((info4, "1x4"), (info22, "2x2")):
+    rows = re.findall(line, text, re.M)
+    assert {g: b for g, b, _ in rows} == want, (rows, want)
+    assert [g for g, _, mark in rows if "this directory" in mark] == [own], rows
+    assert [g for g, _, mark in rows if "--grid auto" in mark] == ["1x4"], rows
+PY
 
 # Corrupted and mismatched directories: a clear message naming the file, exit 1.
 cp -r "$T/a.shards" "$T/x.shards"; truncate -s 100 "$T/x.shards/block_1_1.bin"

@@ -46,5 +46,24 @@ PY
     then pass=$((pass+1)); else fail=$((fail+1)); fi
     rm -f "$TMP"/*.json
 done
+# --grid auto on a model file (docs/memory.md "The model"): rank 0 lists every grid of 4
+# ranks, the vector-heavy mcf goes 1x4, and the run is bitwise the --grid 1x4 run.
+"$BIN" gen mcf --commodities 10 --factories 5 --warehouses 40 --stores 30 --mps "$TMP/mcf.mps" \
+    --quiet >/dev/null 2>&1
+timeout 300 $MPIRUN -np 4 "$BIN" solve "$TMP/mcf.mps" --grid auto --tol 1e-8 --iter-limit 400 \
+    --json "$TMP/auto.json" >"$TMP/auto.log" 2>&1 &&
+timeout 300 $MPIRUN -np 4 "$BIN" solve "$TMP/mcf.mps" --grid 1x4 --tol 1e-8 --iter-limit 400 \
+    --quiet --json "$TMP/fixed.json" >"$TMP/log" 2>&1 &&
+python3 - "$TMP/auto.json" "$TMP/fixed.json" "$TMP/auto.log" <<'PY' && pass=$((pass+1)) || { fail=$((fail+1)); echo "grid auto on a model file"; cat "$TMP/auto.log"; }
+import json, re, sys
+auto, fixed, log = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), open(sys.argv[3]).read()
+rows = re.findall(r"^\s+(\d+)x(\d+)\s+\d+ bytes .* hops per iteration(\s+<- picked)?$", log, re.M)
+assert sorted((int(r), int(c)) for r, c, _ in rows) == [(1, 4), (2, 2), (4, 1)], rows
+assert [(r, c) for r, c, mark in rows if mark] == [("1", "4")], rows
+assert auto["grid"] == [1, 4], auto["grid"]
+assert auto["objective"] == fixed["objective"] and auto["iterations"] == fixed["iterations"], (auto, fixed)
+print(f"grid auto: 1x4, objective {auto['objective']!r} as --grid 1x4")
+PY
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

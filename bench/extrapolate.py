@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Ranks and memory per rank for very large LPs (docs/memory.md "1e8 nonzeros on 4 ranks,
+and beyond"), from the per-rank model of a solve from shards.
+
+model_bytes() is slp_shard_solver_bytes of src/shard/shard_plan.c written out again (the
+phases of docs/memory.md "The model", the CPU backend's copies), evaluated on uniform
+blocks (m/R rows, n/C columns, nnz/(R C) entries: what the balanced cuts give on the mcf
+and design-match families). For each size and memory per rank, the smallest rank count
+P (a multiple of 4) whose best R x C = P fits, and that grid.
+
+    python3 bench/extrapolate.py [--check JSON]
+
+--check JSON: a run's summary (bench/big.sh's iter1000.json); the model evaluated here on
+its grid must equal the JSON's modelled_peak_bytes_largest_rank to within the blocks'
+imbalance (printed).
+"""
+import argparse
+import json
+
+MIB = 1 << 20
+PROCESS = 16 * MIB
+STATE_COLS, STATE_ROWS = 10, 9
+ONE_COPY_RATIO, ONE_COPY_MIN = 0.5, 8 * MIB
+
+
+def model_bytes(m, n, nnz):
+    """The largest phase of one rank's solve plus the process (1 thread)."""
+    a, at = 12 * nnz + 8 * (m + 1), 12 * nnz + 8 * (n + 1)
+    block_vectors = 8 * (3 * n + 2 * m)
+    presolve = a + block_vectors + 47 * n + 110 * m
+    longer, shorter = max(m, n), min(m, n)
+    scaling = a + at + block_vectors + 8 * (longer + 5 * shorter)
+    copy = 12 * nnz + 8 * longer
+    one = nnz > 0 and shorter <= ONE_COPY_RATIO * longer and copy >= ONE_COPY_MIN
+    copies = (at if m <= n else a) if one else a + at
+    loop = copies + 8 * (STATE_COLS * n + STATE_ROWS * m)
+    return PROCESS + max(presolve, scaling, loop)
+
+
+def best_grid(m, n, nnz, P):
+    """The R x C = P with the smallest modelled rank (uniform blocks)."""
+    best = None
+    for R in range(1, P + 1):
+        if P % R:
+            continue
+        C = P // R
+        b = model_bytes(-(-m // R), -(-n // C), -(-nnz // P))
+        if best is None or b < best[0]:
+            best = (b, R, C)
+    return best
+
+
+def ranks_needed(m, n, nnz, per_rank):
+    for P in range(4, 1 << 20, 4):
+        b, R, C = best_grid(m, n, nnz, P)
+        if b <= per_rank:
+            return P, R, C, b
+    return None
+
+
+# rows and columns per nonzero of the two families (their generators' sizes)
+FAMILIES = {
+    "mcf (F 5, W 100, S 50; vector-heavy)": (1347980 / 100004100, 47828100 / 100004100),
+    "design-match (20 covariates, 10 neighbours; matrix-heavy)": (63230 / 20916460,
+                                                                  90460 / 20916460),
+}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--check", help="a run's JSON summary to compare the model with")
+    a = ap.parse_args()
+    if a.check:
+        d = json.load(open(a.check))
+        R, C = d["grid"]
+        b = model_bytes(-(-d["rows"] // R), -(-d["cols"] // C), -(-d["nonzeros"] // (R * C)))
+        print(f"check: {a.check} on {R}x{C}: uniform blocks {b / MIB:.0f} MiB, the solver's "
+              f"model on its blocks {d['memory']['modelled_peak_bytes_largest_rank'] / MIB:.0f} "
+              f"MiB, measured largest {d['memory']['peak_bytes_largest_rank'] / MIB:.0f} MiB\n")
+    print("| LP family | nonzeros | memory per rank | ranks | grid | modelled peak per rank |")
+    print("|---|---|---|---|---|---|")
+    for fam, (rows, cols) in FAMILIES.items():
+        for nnz in (1e10, 4e10):
+            m, n, z = int(rows * nnz), int(cols * nnz), int(nnz)
+            for gib in (64, 128):
+                fit = ranks_needed(m, n, z, gib << 30)
+                P, R, C, b = fit
+                print(f"| {fam} | {nnz:.0e} ({m:,} x {n:,}) | {gib} GiB | {P} | {R}x{C} | "
+                      f"{b / (1 << 30):.1f} GiB |")
+
+
+if __name__ == "__main__":
+    main()
