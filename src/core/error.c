@@ -67,6 +67,23 @@ slp_err slp_alloc(void *out_ptr, size_t count, size_t size)
     return *out ? SLP_OK : SLP_ERR_NOMEM;
 }
 
+slp_err slp_grow(void *array_ptr, int64_t *cap, int64_t need, size_t size, int64_t first,
+                 const char *what)
+{
+    if (need <= *cap)
+        return SLP_OK;
+    int64_t grown = *cap > 0 ? *cap : first;
+    while (grown < need)
+        grown *= 2;
+    void **array = (void **)array_ptr;
+    void *p = realloc(*array, (size_t)grown * size);
+    if (!p)
+        return slp_error(SLP_ERR_NOMEM, "out of memory for %s", what);
+    *array = p;
+    *cap = grown;
+    return SLP_OK;
+}
+
 char *slp_strdup(const char *s)
 {
     size_t len = strlen(s) + 1;

@@ -39,10 +39,16 @@ const char *slp_err_name(slp_err code);
 
 /* Allocation helpers: on failure they record an SLP_ERR_NOMEM message. */
 #include <stddef.h>
+#include <stdint.h>
 void *slp_malloc(size_t bytes);
 void *slp_calloc(size_t count, size_t size);
 /* Allocate count elements of `size` bytes into *out; returns SLP_ERR_NOMEM on failure. */
 slp_err slp_alloc(void *out_ptr, size_t count, size_t size);
+/* Make room for `need` elements of `size` bytes in the growing array *array_ptr (capacity
+ * *cap, doubled from `first` as needed); SLP_ERR_NOMEM naming `what` on failure, the
+ * array unchanged. */
+slp_err slp_grow(void *array_ptr, int64_t *cap, int64_t need, size_t size, int64_t first,
+                 const char *what);
 char *slp_strdup(const char *s);
 
 #endif

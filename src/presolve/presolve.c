@@ -107,14 +107,8 @@ slp_err ps_col_counts(ps_ctx_t *x)
 slp_err ps_push_entry(slp_presolve_t *p, int64_t row, int32_t col, double val, int stage,
                       int flags)
 {
-    if (p->n_ent == p->cap_ent) {
-        int64_t cap = p->cap_ent ? 2 * p->cap_ent : 1024;
-        removed_entry_t *grown = realloc(p->ent, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return slp_error(SLP_ERR_NOMEM, "presolve: out of memory for removed entries");
-        p->ent = grown;
-        p->cap_ent = cap;
-    }
+    SLP_CALL(slp_grow(&p->ent, &p->cap_ent, p->n_ent + 1, sizeof *p->ent, 1024,
+                      "presolve's removed entries"));
     removed_entry_t *e = &p->ent[p->n_ent++];
     e->row = (int32_t)row;
     e->col = col;

@@ -210,14 +210,7 @@ static slp_err survivors(dbl_t *d, double *crossed, double *objshift)
 
 static slp_err push_fill(fill_list_t *l, fill_t f)
 {
-    if (l->n == l->cap) {
-        int64_t cap = l->cap ? 2 * l->cap : 256;
-        fill_t *grown = realloc(l->v, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return slp_error(SLP_ERR_NOMEM, "presolve: out of memory for doubleton fill");
-        l->v = grown;
-        l->cap = cap;
-    }
+    SLP_CALL(slp_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v, 256, "doubleton fill"));
     l->v[l->n++] = f;
     return SLP_OK;
 }

@@ -11,14 +11,8 @@
 
 slp_err ps_remove_column(slp_presolve_t *p, int32_t j, int stage, double val, double obj)
 {
-    if (p->n_packed_cols == p->cap_packed_cols) {
-        int64_t cap = p->cap_packed_cols ? 2 * p->cap_packed_cols : 256;
-        packed_col_t *grown = realloc(p->packed_cols, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return slp_error(SLP_ERR_NOMEM, "presolve: out of memory for removed columns");
-        p->packed_cols = grown;
-        p->cap_packed_cols = cap;
-    }
+    SLP_CALL(slp_grow(&p->packed_cols, &p->cap_packed_cols, p->n_packed_cols + 1,
+                      sizeof *p->packed_cols, 256, "presolve's removed columns"));
     p->packed_cols[p->n_packed_cols++] = (packed_col_t){j, stage, val, obj, 0};
     p->col_stage[j] = stage;
     return SLP_OK;

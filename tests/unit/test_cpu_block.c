@@ -59,6 +59,25 @@ static void set_threads(int t)
 #endif
 }
 
+/* Largest error of a product against the dense one in long double, relative to
+ * 1 + the sum of the magnitudes of its terms: out = A in, or A^T in when transposed. */
+static double product_error(const double *dense, int64_t rows, int64_t cols, int transposed,
+                            const double *in, const double *out)
+{
+    int64_t outer = transposed ? cols : rows, inner = transposed ? rows : cols;
+    double worst = 0.0;
+    for (int64_t p = 0; p < outer; p++) {
+        long double s = 0.0L, size = 0.0L;
+        for (int64_t q = 0; q < inner; q++) {
+            long double t = (long double)dense[transposed ? q * cols + p : p * cols + q] * in[q];
+            s += t;
+            size += fabsl(t);
+        }
+        worst = fmax(worst, (double)(fabsl((long double)out[p] - s) / (1.0L + size)));
+    }
+    return worst;
+}
+
 static void check_layout(int64_t rows, int64_t cols, double density, slp_block_layout layout,
                          int threads)
 {
@@ -79,23 +98,8 @@ static void check_layout(int64_t rows, int64_t cols, double density, slp_block_l
         slp_cpu_block_multiply(b, x, ax);
         slp_cpu_block_multiply_t(b, y, aty);
     }
-    double worst = 0.0;
-    for (int64_t i = 0; i < rows; i++) {
-        long double s = 0.0L, size = 0.0L;
-        for (int64_t j = 0; j < cols; j++) {
-            s += (long double)dense[i * cols + j] * x[j];
-            size += fabsl((long double)dense[i * cols + j] * x[j]);
-        }
-        worst = fmax(worst, (double)(fabsl((long double)ax[i] - s) / (1.0L + size)));
-    }
-    for (int64_t j = 0; j < cols; j++) {
-        long double s = 0.0L, size = 0.0L;
-        for (int64_t i = 0; i < rows; i++) {
-            s += (long double)dense[i * cols + j] * y[i];
-            size += fabsl((long double)dense[i * cols + j] * y[i]);
-        }
-        worst = fmax(worst, (double)(fabsl((long double)aty[j] - s) / (1.0L + size)));
-    }
+    double worst = fmax(product_error(dense, rows, cols, 0, x, ax),
+                        product_error(dense, rows, cols, 1, y, aty));
     CHECK(worst <= 1e-14, "%lld x %lld, layout %d, %d threads: products off by %.3e", (long long)rows,
           (long long)cols, (int)layout, threads, worst);
     slp_cpu_block_destroy(b);

@@ -14,9 +14,15 @@ typedef struct {
     void **slot;
 } entry_t;
 
-/* dlopen `name` and fill every slot; the library stays loaded for the process. */
-static slp_err load_table(const char *name, const entry_t *table, size_t count)
+/* Once per library: dlopen lib<base>.so.<major> and fill every slot; the library stays
+ * loaded for the process. */
+static slp_err load_once(int *loaded, const char *base, int major, const entry_t *table,
+                         size_t count)
 {
+    if (*loaded)
+        return SLP_OK;
+    char name[64];
+    snprintf(name, sizeof name, "lib%s.so.%d", base, major);
     void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     if (!lib)
         return slp_error(SLP_ERR_UNSUPPORTED, "cannot load %s (%s); use --backend cpu", name,
@@ -27,6 +33,7 @@ static slp_err load_table(const char *name, const entry_t *table, size_t count)
             return slp_error(SLP_ERR_UNSUPPORTED, "%s has no %s; use --backend cpu", name,
                              table[k].symbol);
     }
+    *loaded = 1;
     return SLP_OK;
 }
 
@@ -39,29 +46,25 @@ const slp_cusparse_api_t *slp_cusparse(void) { return g_cusparse_loaded ? &g_cus
 
 slp_err slp_cusparse_load(const slp_cusparse_api_t **out)
 {
+    const entry_t table[] = {
+        SLP_FN(g_cusparse, cusparse, Create),
+        SLP_FN(g_cusparse, cusparse, Destroy),
+        SLP_FN(g_cusparse, cusparse, SetStream),
+        SLP_FN(g_cusparse, cusparse, GetErrorString),
+        SLP_FN(g_cusparse, cusparse, CreateCsr),
+        SLP_FN(g_cusparse, cusparse, DestroySpMat),
+        SLP_FN(g_cusparse, cusparse, CreateDnVec),
+        SLP_FN(g_cusparse, cusparse, DestroyDnVec),
+        SLP_FN(g_cusparse, cusparse, DnVecSetValues),
+        SLP_FN(g_cusparse, cusparse, Csr2cscEx2_bufferSize),
+        SLP_FN(g_cusparse, cusparse, Csr2cscEx2),
+        SLP_FN(g_cusparse, cusparse, SpMV_bufferSize),
+        SLP_FN(g_cusparse, cusparse, SpMV_preprocess),
+        SLP_FN(g_cusparse, cusparse, SpMV),
+    };
     *out = NULL;
-    if (!g_cusparse_loaded) {
-        const entry_t table[] = {
-            SLP_FN(g_cusparse, cusparse, Create),
-            SLP_FN(g_cusparse, cusparse, Destroy),
-            SLP_FN(g_cusparse, cusparse, SetStream),
-            SLP_FN(g_cusparse, cusparse, GetErrorString),
-            SLP_FN(g_cusparse, cusparse, CreateCsr),
-            SLP_FN(g_cusparse, cusparse, DestroySpMat),
-            SLP_FN(g_cusparse, cusparse, CreateDnVec),
-            SLP_FN(g_cusparse, cusparse, DestroyDnVec),
-            SLP_FN(g_cusparse, cusparse, DnVecSetValues),
-            SLP_FN(g_cusparse, cusparse, Csr2cscEx2_bufferSize),
-            SLP_FN(g_cusparse, cusparse, Csr2cscEx2),
-            SLP_FN(g_cusparse, cusparse, SpMV_bufferSize),
-            SLP_FN(g_cusparse, cusparse, SpMV_preprocess),
-            SLP_FN(g_cusparse, cusparse, SpMV),
-        };
-        char name[64];
-        snprintf(name, sizeof name, "libcusparse.so.%d", CUSPARSE_VER_MAJOR);
-        SLP_CALL(load_table(name, table, sizeof table / sizeof table[0]));
-        g_cusparse_loaded = 1;
-    }
+    SLP_CALL(load_once(&g_cusparse_loaded, "cusparse", CUSPARSE_VER_MAJOR, table,
+                       sizeof table / sizeof table[0]));
     *out = &g_cusparse;
     return SLP_OK;
 }
@@ -74,18 +77,13 @@ const slp_nccl_api_t *slp_nccl(void) { return g_nccl_loaded ? &g_nccl : NULL; }
 
 slp_err slp_nccl_load(const slp_nccl_api_t **out)
 {
+    const entry_t table[] = {
+        SLP_FN(g_nccl, nccl, GetUniqueId),   SLP_FN(g_nccl, nccl, CommInitRank),
+        SLP_FN(g_nccl, nccl, CommDestroy),   SLP_FN(g_nccl, nccl, AllReduce),
+        SLP_FN(g_nccl, nccl, GetErrorString),
+    };
     *out = NULL;
-    if (!g_nccl_loaded) {
-        const entry_t table[] = {
-            SLP_FN(g_nccl, nccl, GetUniqueId),   SLP_FN(g_nccl, nccl, CommInitRank),
-            SLP_FN(g_nccl, nccl, CommDestroy),   SLP_FN(g_nccl, nccl, AllReduce),
-            SLP_FN(g_nccl, nccl, GetErrorString),
-        };
-        char name[64];
-        snprintf(name, sizeof name, "libnccl.so.%d", NCCL_MAJOR);
-        SLP_CALL(load_table(name, table, sizeof table / sizeof table[0]));
-        g_nccl_loaded = 1;
-    }
+    SLP_CALL(load_once(&g_nccl_loaded, "nccl", NCCL_MAJOR, table, sizeof table / sizeof table[0]));
     *out = &g_nccl;
     return SLP_OK;
 }
