@@ -51,7 +51,7 @@ def best_grid(m, n, nnz, P):
 
 
 def ranks_needed(m, n, nnz, per_rank):
-    for P in range(4, 1 << 20, 4):
+    for P in range(1, 1 << 20):
         b, R, C = best_grid(m, n, nnz, P)
         if b <= per_rank:
             return P, R, C, b
