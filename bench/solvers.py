@@ -47,7 +47,8 @@ def shardlp(path, tol, limit, threads, ranks=1, iter_limit=None, extra_args=()):
     with tempfile.TemporaryDirectory() as td:
         js = os.path.join(td, "run.json")
         cmd = [SHARDLP, "solve", path, "--tol", repr(tol), "--time-limit", repr(limit),
-               "--threads", str(threads), "--json", js, "--verbose"]
+               "--threads", str(threads), "--json", js, "--verbose",
+               "--relax"]  # integer columns relaxed, as the HiGHS runs below do
         if iter_limit:
             cmd += ["--iter-limit", str(iter_limit)]
         cmd += list(extra_args)

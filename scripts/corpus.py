@@ -51,15 +51,19 @@ def rel_error(value, ref):
 
 
 def run_check(binary, path, sol, tol):
-    """Independent check of an optimal solution: (passed, max criterion)."""
+    """Independent check of an optimal solution: (passed, max criterion, worst
+    coordinatewise violation of a row or a bound)."""
     js = sol + ".check.json"
     proc = subprocess.run([binary, "check", path, sol, "--tol", str(tol), "--json", js, "--quiet"],
                           capture_output=True, text=True, timeout=600)
-    worst = None
+    worst = violation = None
     if os.path.exists(js):
         with open(js) as f:
-            worst = json.load(f).get("max")
-    return proc.returncode == 0, worst
+            d = json.load(f)
+        worst = d.get("max")
+        crit = d.get("criteria", {})
+        violation = max(crit.get("primal_row_max", 0.0), crit.get("primal_bound_max", 0.0))
+    return proc.returncode == 0, worst, violation
 
 
 def run_one(binary, shared, row, tol, limit, extra, check_tol):
@@ -84,7 +88,8 @@ def run_one(binary, shared, row, tol, limit, extra, check_tol):
             with open(js) as f:
                 result.update(json.load(f))
         if check_tol and tol <= check_tol and result.get("status") == "optimal":
-            result["check_pass"], result["check_max"] = run_check(binary, path, sol, check_tol)
+            (result["check_pass"], result["check_max"],
+             result["check_violation"]) = run_check(binary, path, sol, check_tol)
         return result
 
 
@@ -128,6 +133,7 @@ def main():
         if args.check is None or res["tol"] > args.check:
             res.pop("check_pass", None)
             res.pop("check_max", None)
+            res.pop("check_violation", None)
     by_name = {r["name"]: r for r in rows}
     table = []
     for res in results:
@@ -155,7 +161,8 @@ def main():
     if args.csv:
         keys = ["name", "tol", "status", "iterations", "solve_seconds", "wall", "objective",
                 "reference", "reference_origin", "obj_rel_error", "rel_primal_residual",
-                "rel_dual_residual", "rel_gap", "pass", "check_pass", "check_max", "exit", "error"]
+                "rel_dual_residual", "rel_gap", "pass", "check_pass", "check_max", "check_violation",
+                "exit", "error"]
         with open(args.csv, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=keys, extrasaction="ignore")
             w.writeheader()
@@ -170,7 +177,7 @@ def merge_previous(path, results, rerun):
     """Rows of an earlier CSV for instances not rerun now, plus the new results."""
     numeric = {"tol": float, "iterations": int, "solve_seconds": float, "wall": float,
                "objective": float, "rel_primal_residual": float, "rel_dual_residual": float,
-               "rel_gap": float, "exit": int, "check_max": float}
+               "rel_gap": float, "exit": int, "check_max": float, "check_violation": float}
     kept = []
     with open(path) as f:
         for row in csv.DictReader(f):

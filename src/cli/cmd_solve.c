@@ -79,7 +79,8 @@ static slp_err parse_args(int argc, char **argv, slp_run_options_t *o, int *help
     return SLP_OK;
 }
 
-int slp_cmd_solve(int argc, char **argv)
+/* `shardlp solve ...`, or with highs_style `shardlp MODEL ...` (the `highs` binary's form). */
+static int solve(int argc, char **argv, int highs_style)
 {
     slp_interrupt_install();
     slp_interrupt_quiet_exit(slp_comm_size(slp_comm_world()) > 1);
@@ -88,6 +89,7 @@ int slp_cmd_solve(int argc, char **argv)
     slp_run_options_t o;
     slp_run_output_t out = {0};
     slp_err rc = parse_args(argc, argv, &o, &help); /* the same on every rank */
+    o.highs_style |= highs_style;
     int report = rc != SLP_OK && rank == 0;
     if (rc == SLP_OK && help && rank == 0)
         print_usage();
@@ -103,4 +105,14 @@ int slp_cmd_solve(int argc, char **argv)
     if (rc == SLP_OK)
         return 0;
     return rc == SLP_ERR_INPUT || rc == SLP_ERR_IO ? 1 : 2;
+}
+
+int slp_cmd_solve(int argc, char **argv)
+{
+    return solve(argc, argv, 0);
+}
+
+int slp_cmd_solve_highs_style(int argc, char **argv)
+{
+    return solve(argc, argv, 1);
 }

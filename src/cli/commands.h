@@ -5,6 +5,8 @@
 #define SLP_COMMANDS_H
 
 int slp_cmd_solve(int argc, char **argv);
+/* `shardlp MODEL [options]`: solve, as a HiGHS-style run (run/run_options.h). */
+int slp_cmd_solve_highs_style(int argc, char **argv);
 int slp_cmd_check(int argc, char **argv);
 int slp_cmd_shard(int argc, char **argv);
 int slp_cmd_convert(int argc, char **argv);

@@ -65,7 +65,7 @@ int main(int argc, char **argv)
     if (command)
         status = command(argc - 1, argv + 1);
     else /* `shardlp MODEL [options]` and HiGHS-style `shardlp --model_file F` */
-        status = slp_cmd_solve(argc, argv);
+        status = slp_cmd_solve_highs_style(argc, argv);
     slp_comm_finalize();
     return status;
 }

@@ -17,7 +17,7 @@ static const slp_option_t TABLE[] = {
     {"tol", "primal_feasibility_tolerance|dual_feasibility_tolerance|pdlp_d_gap_tol|kkt_tolerance",
      SLP_OPT_REAL, SOLVER(tol), 1e-300, 1.0, NULL, NULL, "termination", "EPS",
      "relative tolerance: ||rp|| < EPS (1 + ||b||), ||rd|| < EPS (1 + ||c||), "
-     "|p - d| < EPS (1 + |p| + |d|)"},
+     "|p - d| < EPS (1 + |p| + |d|); a HiGHS-style run without it uses 1e-7 (docs/cli.md)"},
     {"termination", NULL, SLP_OPT_CHOICE, SOLVER(detailed), 0, 0, "relative|detailed", NULL,
      "termination", "FORM", "criterion: relative (--tol) or detailed (--eps-abs/--eps-rel/--gap-rel)"},
     {"eps-abs", NULL, SLP_OPT_REAL, SOLVER(eps_abs), 0.0, BIG, NULL, "termination=detailed",
@@ -65,6 +65,10 @@ static const slp_option_t TABLE[] = {
      "distributed presolve (docs/presolve.md)"},
     {"geo-scaling", NULL, SLP_OPT_INT, SOLVER(geo_iters), 0, 1000, NULL, NULL, "method", "N",
      "geometric-mean scaling passes before Ruiz (docs/algorithm.md section 2; 0: none)"},
+    {"weight-ratio-limit", NULL, SLP_OPT_REAL, SOLVER(pid_ratio_limit), 1.0, BIG, NULL, NULL,
+     "method", "L", "the primal weight's PID runs while rel. dual / rel. primal residual is "
+     "within [1/L, L]; outside it the weight returns to its best value (docs/algorithm.md "
+     "section 3)"},
     {"step-boost", NULL, SLP_OPT_BOOL, SOLVER(step_boost), 0, 0, NULL, NULL, "method", NULL,
      "active-set step-size boost (docs/algorithm.md section 3)"},
     {"polish", NULL, SLP_OPT_BOOL, SOLVER(polish), 0, 0, NULL, NULL, "method", NULL,
@@ -165,6 +169,13 @@ const slp_option_t *slp_option_find(const char *name)
         if (in_list(name, t[k].name) || in_list(name, t[k].highs))
             return &t[k];
     return NULL;
+}
+
+int slp_option_is_highs_name(const slp_option_t *opt, const char *name)
+{
+    if (name && name[0] == '-' && name[1] == '-')
+        name += 2;
+    return name && !in_list(name, opt->name) && in_list(name, opt->highs);
 }
 
 /* ------------------------------------------------------------------ help */

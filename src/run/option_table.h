@@ -41,6 +41,8 @@ typedef struct slp_option {
 const slp_option_t *slp_option_table(int *count);
 /* The row named `name` by any of its names, or NULL. */
 const slp_option_t *slp_option_find(const char *name);
+/* Whether NAME is one of HiGHS's spellings of OPT (its `highs` list), not shardlp's. */
+int slp_option_is_highs_name(const slp_option_t *opt, const char *name);
 
 /* `shardlp solve --help`: the options, grouped, with their defaults. */
 void slp_option_print_help(FILE *out);

@@ -237,6 +237,7 @@ slp_err slp_run(const slp_run_options_t *opt, const slp_run_input_t *in,
     slp_log_level old_level = slp_log_get_level();
     set_log_level(opt);
     r.set.log_every_check = opt->verbosity >= 2;
+    r.set.tol = slp_run_tolerance(opt);
     slp_input_format format = SLP_INPUT_MPS;
     slp_err rc = slp_run_options_validate(opt);
     if (rc == SLP_OK && in->path)
@@ -262,6 +263,9 @@ slp_err slp_run(const slp_run_options_t *opt, const slp_run_input_t *in,
         else
             slp_log("shardlp %s: %d rank%s, grid auto, backend %s\n", SLP_VERSION, ranks,
                     ranks == 1 ? "" : "s", backend_name(opt));
+        if (r.set.tol != opt->solver.tol && !opt->solver.detailed)
+            slp_log("Tolerance %g: a HiGHS-style run's default (HiGHS's feasibility "
+                    "tolerance); --tol sets another\n", r.set.tol);
         rc = load(&r);
     }
     if (rc == SLP_OK)

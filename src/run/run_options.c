@@ -179,6 +179,7 @@ static slp_err ignore_highs_option(slp_run_options_t *o, const char *name, const
 {
     if (!value)
         return slp_error(SLP_ERR_INPUT, "option %s needs a value", name);
+    o->highs_style = 1;
     if (slp_highs_is_default(name, value))
         return SLP_OK;
     size_t used = strlen(o->highs_ignored), cap = sizeof o->highs_ignored;
@@ -200,6 +201,10 @@ slp_err slp_option_set(slp_run_options_t *o, const char *name, const char *value
                          label ? label : "(null)");
     int then_imply = 0;
     SLP_CALL(set_value(o, opt, label, value, &then_imply));
+    if (!strcmp(opt->name, "tol"))
+        o->tol_given = 1;
+    if (slp_option_is_highs_name(opt, name))
+        o->highs_style = 1;
     if (!opt->implies || !then_imply)
         return SLP_OK;
     char implied[64];
@@ -248,6 +253,11 @@ slp_err slp_option_get(const slp_run_options_t *o, const char *name, char *buf, 
         return slp_error(SLP_ERR_INPUT, "option %s has no value to read", opt->name);
     }
     return SLP_OK;
+}
+
+double slp_run_tolerance(const slp_run_options_t *o)
+{
+    return o->highs_style && !o->tol_given ? SLP_HIGHS_STYLE_TOL : o->solver.tol;
 }
 
 slp_err slp_run_options_validate(const slp_run_options_t *o)
@@ -337,6 +347,7 @@ slp_err slp_options_file_read(const char *path, slp_run_options_t *o)
     if (!f)
         return slp_error(SLP_ERR_IO, "%s: cannot open options file", path);
     o->options_file_depth++;
+    o->highs_style = 1;
     char line[4096];
     int lineno = 0;
     slp_err rc = SLP_OK;

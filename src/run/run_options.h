@@ -31,6 +31,11 @@ typedef struct slp_run_options {
     char *checkpoint_dir, *resume_dir;
     char *start_path;       /* warm start: a text solution of the model (--start) */
     int options_file_depth; /* options files being read (guards against a file naming itself) */
+    /* A HiGHS-style run (started as `shardlp MODEL`, reading an options file, or naming an
+     * option by a HiGHS-only spelling) that sets no tolerance gets HiGHS's tolerance
+     * (slp_run_tolerance; docs/modelling-tools.md "Tolerance"). */
+    int highs_style;
+    int tol_given;          /* --tol set, by any of its names */
     /* HiGHS options set to something other than HiGHS's default that shardlp has no use
      * for, "name=value, ..." (one warning per run names them; run.c). */
     char highs_ignored[512];
@@ -49,6 +54,10 @@ slp_err slp_run_options_copy(const slp_run_options_t *src, slp_run_options_t *ds
 slp_err slp_option_set(slp_run_options_t *o, const char *name, const char *value);
 /* The current value as text (what slp_option_set accepts). */
 slp_err slp_option_get(const slp_run_options_t *o, const char *name, char *buf, size_t size);
+/* The termination tolerance of a run: --tol when given; else SLP_HIGHS_STYLE_TOL for a
+ * HiGHS-style run, the method's default (1e-4) otherwise. */
+#define SLP_HIGHS_STYLE_TOL 1e-7
+double slp_run_tolerance(const slp_run_options_t *o);
 /* Cross-option rules checked before a run (e.g. --checkpoint with --polish). */
 slp_err slp_run_options_validate(const slp_run_options_t *o);
 

@@ -9,7 +9,9 @@ void slp_pdhg_update_weight(slp_pdhg_t *s, slp_pid_t *pid, const slp_check_scala
     const slp_settings_t *set = s->set;
     double dp = chk->dist_x, dd = chk->dist_y;
     double ratio = chk->rel_d / chk->rel_p; /* +inf when rel_p = 0, NaN when both are */
-    if (dp > 1e-16 && dp < 1e12 && dd > 1e-16 && dd < 1e12 && ratio > 1e-8 && ratio < 1e8) {
+    double limit = set->pid_ratio_limit;
+    if (dp > 1e-16 && dp < 1e12 && dd > 1e-16 && dd < 1e12 && ratio > 1 / limit &&
+        ratio < limit) {
         double e = log(dd) - log(dp) - log(s->omega);
         pid->integral = set->pid_decay * pid->integral + e;
         s->omega *= exp(set->pid_kp * e + set->pid_ki * pid->integral +

@@ -9,7 +9,11 @@
 #  5. --time-limit 0: status time_limit, a solution file still written;
 #  6. --start / --read_solution_file: a warm start from the solver's own solution and from
 #     a PuLP-style file (primal values only) ends at the published optimum in fewer
-#     iterations than the cold start.
+#     iterations than the cold start;
+#  7. a HiGHS-style run that sets no tolerance (`shardlp MODEL`, an options file, a HiGHS
+#     option name) solves to HiGHS's 1e-7: 25fv47 (whose 1e-4 answer misses a row by
+#     1.3e-2) then passes `check --tol 1e-5` on every criterion; `shardlp solve` keeps
+#     1e-4 and fails that check, and a tolerance given by any name wins.
 set -u
 BIN=$1; ROOT=$2; SHARED=$3
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -28,7 +32,7 @@ ADLITTLE=$SHARED/lp/netlib/adlittle.mps.gz; ADLITTLE_OPT=225494.96316
 [ "$(json "$T/w.json" status)" = optimal ] && ok "writeOptions file: optimal" || bad "status"
 
 # 2.
-printf 'presolve = off\n' > "$T/p.opt"
+printf 'presolve = off\ntol = 1e-4\n' > "$T/p.opt" # the file's run: the same tolerance (7.)
 "$BIN" solve "$AFIRO" --options-file "$T/p.opt" --quiet --json "$T/p1.json" || bad "file presolve"
 "$BIN" solve "$AFIRO" --presolve off --quiet --json "$T/p2.json" || bad "--presolve off"
 "$BIN" solve "$AFIRO" --no-presolve --quiet --json "$T/p3.json" || bad "--no-presolve"
@@ -96,6 +100,26 @@ PY
 "$BIN" solve "$T/q.shards" --quiet --start "$T/cold.sol" 2>"$T/s.err"; rc=$?
 [ $rc -ne 0 ] && grep -q "start needs a model file" "$T/s.err" && ok "--start on shards refused" ||
     bad "--start on shards: rc $rc $(cat "$T/s.err")"
+
+# 7.
+F25=$SHARED/lp/netlib/25fv47.mps.gz
+iters() { json "$T/$1.json" iterations; }
+checks() { "$BIN" check "$F25" "$T/$1.sol" --tol 1e-5 --quiet >/dev/null 2>&1; }
+"$BIN" "$F25" --quiet --json "$T/h1.json" --sol "$T/h1.sol" || bad "bare run"
+printf 'threads = 1\n' > "$T/h.opt"
+"$BIN" solve "$F25" --quiet --options-file "$T/h.opt" --json "$T/h2.json" || bad "options file run"
+"$BIN" solve "$F25" --quiet --kkt_tolerance 1e-7 --json "$T/h3.json" || bad "HiGHS-named tolerance"
+"$BIN" solve "$F25" --quiet --json "$T/n1.json" --sol "$T/n1.sol" || bad "solve run"
+"$BIN" "$F25" --quiet --tol 1e-4 --json "$T/n2.json" || bad "bare run with --tol"
+"$BIN" solve "$F25" --quiet --options-file "$T/h.opt" --primal_feasibility_tolerance 1e-4 \
+    --json "$T/n3.json" || bad "options file with a HiGHS-named tolerance"
+[ "$(json "$T/h1.json" status)" = optimal ] && checks h1 && ! checks n1 &&
+    ok "bare run: 1e-7 by default, passes check --tol 1e-5 where solve's 1e-4 fails" ||
+    bad "bare run: $(json "$T/h1.json" status), checks $(checks h1; echo $?) / $(checks n1; echo $?)"
+[ "$(iters h1)" = "$(iters h2)" ] && [ "$(iters h1)" = "$(iters h3)" ] &&
+    [ "$(iters n1)" = "$(iters n2)" ] && [ "$(iters n1)" = "$(iters n3)" ] &&
+    [ "$(iters h1)" != "$(iters n1)" ] && ok "HiGHS-style default in every form; a given tolerance wins" ||
+    bad "iterations: h $(iters h1) $(iters h2) $(iters h3), n $(iters n1) $(iters n2) $(iters n3)"
 
 echo "highs_compat: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

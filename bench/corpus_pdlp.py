@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Iterations to a tolerance on the corpus: shardlp against HiGHS's two first-order
+solvers (cuPDLP-C, `solver=pdlp`, and its own Halpern PDLP, `solver=hipdlp`), in one run.
+
+Every feasible corpus LP of at most --max-nnz nonzeros (scripts/corpus.py's selection) is
+solved by each solver in its own process (bench/solvers.py run_isolated), 1 thread, the
+matched relative L2 criterion at --tol (bench/README.md, "Matched criterion"), --limit
+seconds each, --jobs solves at a time. A solve counts as solved when the solver says
+optimal and its objective is within 1e-3 (tol >= 1e-4; else 1e-6) of the reference
+(scripts/corpus.py reference_objective). Writes one CSV row per (LP, solver) and prints,
+and with --markdown writes, the table of docs/corpus.md "Against HiGHS's PDLPs": solved
+counts, and the shifted geometric mean of iterations (shift 10) on the LPs every solver
+solves.
+
+    build/pyenv/bin/python bench/corpus_pdlp.py --tol 1e-4 --limit 60 --jobs 2 \\
+        --csv bench/results/method/pdlp-1e-4.csv --markdown bench/results/method/pdlp-1e-4.md
+"""
+import argparse
+import concurrent.futures
+import csv
+import math
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
+import corpus  # noqa: E402
+import solvers  # noqa: E402
+
+SOLVERS = ("shardlp", "highs-pdlp", "highs-hipdlp")
+FIELDS = ["name", "nonzeros", "solver", "status", "iterations", "seconds", "objective",
+          "reference", "obj_rel_error", "solved"]
+
+
+def run(row, solver, shared, tol, limit):
+    path = os.path.join(shared, "lp", row["file"])
+    r = solvers.run_isolated(solver, path, tol, limit, 1)
+    ref, _ = corpus.reference_objective(row)
+    err = corpus.rel_error(r.get("objective"), ref)
+    threshold = 1e-3 if tol >= 1e-4 else 1e-6
+    return dict(name=row["name"], nonzeros=int(row["nonzeros"]), solver=solver,
+                status=r["status"], iterations=r.get("iterations", 0), seconds=r["seconds"],
+                objective=r.get("objective"), reference=ref, obj_rel_error=err,
+                solved=r["status"] == "optimal" and err <= threshold)
+
+
+def sgm(values, shift=10.0):
+    return math.exp(sum(math.log(v + shift) for v in values) / len(values)) - shift
+
+
+def table(results, tol, limit):
+    names = sorted({r["name"] for r in results})
+    by = {(r["name"], r["solver"]): r for r in results}
+    common = [n for n in names if all(by[(n, s)]["solved"] for s in SOLVERS)]
+    lines = [f"Corpus LPs: {len(names)}; tolerance {tol:g}, {limit:g} s each, 1 thread; "
+             f"solved by all three: {len(common)}.", "",
+             "| solver | solved (objective within the threshold) | SGM iterations, "
+             "LPs all solve (shift 10) | SGM seconds, LPs all solve (shift 1) |",
+             "|---|---|---|---|"]
+    for s in SOLVERS:
+        solved = sum(by[(n, s)]["solved"] for n in names)
+        it = sgm([by[(n, s)]["iterations"] for n in common]) if common else float("nan")
+        sec = sgm([by[(n, s)]["seconds"] for n in common], 1.0) if common else float("nan")
+        lines.append(f"| {s} | {solved}/{len(names)} | {it:,.0f} | {sec:.3f} |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--shared", default=os.path.join(os.path.dirname(HERE), "..", "shared"))
+    ap.add_argument("--tol", type=float, default=1e-4)
+    ap.add_argument("--limit", type=float, default=60.0)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--max-nnz", type=int, default=100000)
+    ap.add_argument("--only", help="comma-separated instance names")
+    ap.add_argument("--csv")
+    ap.add_argument("--markdown")
+    a = ap.parse_args()
+    rows = [r for r in corpus.load_index(a.shared)
+            if int(r["nonzeros"]) <= a.max_nnz and r["status"] == "optimal"]
+    if a.only:
+        wanted = set(a.only.split(","))
+        rows = [r for r in rows if r["name"] in wanted]
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+        jobs = [pool.submit(run, r, s, a.shared, a.tol, a.limit) for r in rows for s in SOLVERS]
+        results = [j.result() for j in jobs]
+    if a.csv:
+        with open(a.csv, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=FIELDS)
+            w.writeheader()
+            w.writerows(results)
+    text = table(results, a.tol, a.limit)
+    print(text, end="")
+    if a.markdown:
+        with open(a.markdown, "w") as f:
+            f.write(f"`{' '.join(sys.argv)}`\n\n{text}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
