@@ -32,7 +32,9 @@ def model_bytes(m, n, nnz):
     scaling = a + at + block_vectors + 8 * (longer + 5 * shorter)
     copy = 12 * nnz + 8 * longer
     one = nnz > 0 and shorter <= ONE_COPY_RATIO * longer and copy >= ONE_COPY_MIN
-    copies = (at if m <= n else a) if one else a + at
+    ptr = 4 if nnz < 2**32 else 8  # the block's line pointers (docs/memory.md "The matrix")
+    a_kept, at_kept = 12 * nnz + ptr * (m + 1), 12 * nnz + ptr * (n + 1)
+    copies = (at_kept if m <= n else a_kept) if one else a_kept + at_kept
     loop = copies + 8 * (STATE_COLS * n + STATE_ROWS * m)
     return PROCESS + max(presolve, scaling, loop)
 

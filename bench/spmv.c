@@ -1,9 +1,10 @@
 /* The CPU backend's two products on one block, per storage layout (bench/README.md,
  * docs/memory.md "The matrix"): time per product and the bandwidth it reaches by the
- * traffic model (each stored entry 12 bytes, a line pointer 8, each vector element
+ * traffic model (each stored entry 12 bytes, each vector element
  * read or written once: 8).
  *
- *   build/bench_spmv DIR [REPS]      DIR: a 1x1 shard directory (shardlp gen/shard)
+ *   build/bench_spmv DIR [REPS] [wide]   DIR: a 1x1 shard directory (shardlp gen/shard);
+ *                                        wide: 64-bit line pointers (default 32-bit)
  *
  * Threads: OMP_NUM_THREADS. Inputs: all ones, or half of the entries 0 at random
  * (as near an LP's solution, where many variables sit at a zero bound). */
@@ -36,10 +37,12 @@ static double best_of(const slp_block_t *b, int transposed, const double *in, do
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: bench_spmv SHARD_DIR [REPS]\n");
+        fprintf(stderr, "usage: bench_spmv SHARD_DIR [REPS] [wide]\n");
         return 2;
     }
     int reps = argc > 2 ? atoi(argv[2]) : 20;
+    if (argc > 3 && !strcmp(argv[3], "wide"))
+        slp_cpu_block_set_narrow_max(-1);
     slp_grid_t *grid = NULL;
     slp_local_problem_t lp;
     if (slp_grid_create(1, 1, &grid) != SLP_OK || slp_shard_read_local(argv[1], grid, &lp) != SLP_OK) {

@@ -91,7 +91,11 @@ int64_t slp_shard_solver_bytes(int64_t m_loc, int64_t n_loc, int64_t nnz_rc)
     int64_t longer = m_loc > n_loc ? m_loc : n_loc, shorter = m_loc > n_loc ? n_loc : m_loc;
     int64_t scaling = a + at + block_vectors + 8 * (longer + 5 * shorter);
     slp_block_layout layout = slp_cpu_block_layout_for(m_loc, n_loc, nnz_rc, 1);
-    int64_t copies = layout == SLP_BLOCK_BOTH ? a + at : layout == SLP_BLOCK_COLS ? at : a;
+    int64_t ptr = nnz_rc <= (int64_t)UINT32_MAX ? 4 : 8; /* the block's line pointers */
+    int64_t a_kept = 12 * nnz_rc + ptr * (m_loc + 1), at_kept = 12 * nnz_rc + ptr * (n_loc + 1);
+    int64_t copies = layout == SLP_BLOCK_BOTH  ? a_kept + at_kept
+                     : layout == SLP_BLOCK_COLS ? at_kept
+                                                : a_kept;
     int64_t loop = copies + 8 * (SOLVER_STATE_COLS * n_loc + SOLVER_STATE_ROWS * m_loc);
     int64_t peak = presolve > scaling ? presolve : scaling;
     return SOLVER_PROCESS_BYTES + (loop > peak ? loop : peak);

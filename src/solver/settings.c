@@ -30,7 +30,7 @@ void slp_settings_default(slp_settings_t *s)
     s->pid_ki = 0.01;
     s->pid_kd = 0.0;
     s->pid_decay = 0.3;
-    s->pid_ratio_limit = 1e8;
+    s->pid_ratio_limit = 1e6;
     s->polish = 0;
     s->step_boost = 0;
     s->block_copies = 0;

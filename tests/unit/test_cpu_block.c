@@ -2,11 +2,13 @@
  *
  *  1. both products of every layout (two copies, only A_rc^T, only A_rc), on 1 and
  *     3 threads, against a product computed here entry by entry in long double from a
- *     dense copy, on wide, tall and square random blocks with empty rows and columns;
+ *     dense copy, on wide, tall and square random blocks with empty rows and columns,
+ *     with 32-bit line pointers (the default here) and 64-bit ones;
  *  2. the automatic choice on the shapes docs/memory.md names (mcf, design-match, a
  *     random-pattern LP, a small block, many threads);
- *  3. the bytes the block reports for each layout, counted by hand. */
+ *  3. the bytes the block reports for each layout and pointer width, counted by hand. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,12 +116,17 @@ static void test_products(void)
 {
     /* large enough for several threads (>= 20000 entries) */
     const int64_t shapes[][2] = {{120, 900}, {900, 120}, {400, 400}};
-    for (int s = 0; s < 3; s++)
-        for (int layout = SLP_BLOCK_BOTH; layout <= SLP_BLOCK_ROWS; layout++)
-            for (int threads = 1; threads <= 3; threads += 2)
-                check_layout(shapes[s][0], shapes[s][1], 0.25, (slp_block_layout)layout, threads);
-    check_layout(5, 8, 0.5, SLP_BLOCK_COLS, 1); /* small: one thread whatever is asked */
-    check_layout(0, 8, 0.5, SLP_BLOCK_COLS, 1); /* no rows */
+    for (int wide = 0; wide <= 1; wide++) {
+        slp_cpu_block_set_narrow_max(wide ? (int64_t)-1 : (int64_t)UINT32_MAX);
+        for (int s = 0; s < 3; s++)
+            for (int layout = SLP_BLOCK_BOTH; layout <= SLP_BLOCK_ROWS; layout++)
+                for (int threads = 1; threads <= 3; threads += 2)
+                    check_layout(shapes[s][0], shapes[s][1], 0.25, (slp_block_layout)layout,
+                                 threads);
+        check_layout(5, 8, 0.5, SLP_BLOCK_COLS, 1); /* small: one thread whatever is asked */
+        check_layout(0, 8, 0.5, SLP_BLOCK_COLS, 1); /* no rows */
+    }
+    slp_cpu_block_set_narrow_max(UINT32_MAX);
 }
 
 static void test_automatic_choice(void)
@@ -140,26 +147,32 @@ static void test_automatic_choice(void)
     CHECK(slp_cpu_block_layout_for(10, 10, 0, 1) == SLP_BLOCK_BOTH, "empty block");
 }
 
-static void test_bytes(void)
+/* A 120 x 900 block's bytes: 12 per entry per copy kept, ptr_bytes per line pointer
+ * (901 of A^T's, 121 of A's). */
+static void check_bytes(slp_block_layout layout, int ptr_bytes)
 {
     slp_csr_t a;
     double *dense;
-    set_threads(1);
     random_block(120, 900, 0.25, &a, &dense);
     int64_t nnz = a.nnz;
     slp_block_t *b = NULL;
-    CHECK(slp_cpu_block_create(&a, NULL, SLP_BLOCK_COLS, &b) == SLP_OK, "create");
-    /* A^T only: 12 bytes per entry and 8 per line pointer (901) */
-    CHECK(slp_cpu_block_bytes(b) == 12 * nnz + 8 * 901, "bytes %lld", (long long)slp_cpu_block_bytes(b));
+    CHECK(slp_cpu_block_create(&a, NULL, layout, &b) == SLP_OK, "create");
+    int64_t want = layout == SLP_BLOCK_COLS ? 12 * nnz + ptr_bytes * 901
+                                            : 24 * nnz + ptr_bytes * (121 + 901);
+    CHECK(slp_cpu_block_bytes(b) == want, "layout %d, %d-byte pointers: bytes %lld, want %lld",
+          (int)layout, ptr_bytes, (long long)slp_cpu_block_bytes(b), (long long)want);
     slp_cpu_block_destroy(b);
     free(dense);
-    random_block(120, 900, 0.25, &a, &dense);
-    nnz = a.nnz;
-    CHECK(slp_cpu_block_create(&a, NULL, SLP_BLOCK_BOTH, &b) == SLP_OK, "create");
-    CHECK(slp_cpu_block_bytes(b) == 24 * nnz + 8 * (121 + 901), "bytes %lld",
-          (long long)slp_cpu_block_bytes(b));
-    slp_cpu_block_destroy(b);
-    free(dense);
+}
+
+static void test_bytes(void)
+{
+    set_threads(1);
+    check_bytes(SLP_BLOCK_COLS, 4);
+    check_bytes(SLP_BLOCK_BOTH, 4);
+    slp_cpu_block_set_narrow_max(-1); /* 64-bit line pointers */
+    check_bytes(SLP_BLOCK_BOTH, 8);
+    slp_cpu_block_set_narrow_max(UINT32_MAX);
 }
 
 int main(void)

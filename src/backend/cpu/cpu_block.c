@@ -9,6 +9,9 @@
  * access on the short side: the copy whose lines are the long side. That halves
  * the matrix's memory. Otherwise both copies are kept and both products gather.
  *
+ * Line pointers. A copy with fewer than 2^32 nonzeros keeps its line pointers in 32
+ * bits: 4 bytes per line less to hold and to read in every product.
+ *
  * Threads. Lines are split among the threads by their nonzeros (split points
  * computed once). A scattering product gives each thread after the first a private
  * accumulator of the short side, added in thread order: results depend on the
@@ -33,14 +36,34 @@
  * the last bits: khb05250's 1e-8 retry converges or stalls with them). */
 #define SLP_ONE_COPY_MIN_BYTES (8.0 * 1024 * 1024)
 
+/* One CSR copy: its lines' indices and values, and the line pointers in 64 bits
+ * (csr.row_ptr) or, narrowed, in 32 (ptr32; csr.row_ptr is then NULL). */
+typedef struct {
+    slp_csr_t csr;
+    uint32_t *ptr32;
+    int kept;           /* the block keeps this copy */
+    int64_t *split;     /* [parts + 1] line split points, balanced by nonzeros */
+} block_copy_t;
+
 struct slp_block {
-    slp_csr_t a;        /* A_rc (rows), or empty when only the transpose is kept */
-    slp_csr_t at;       /* A_rc^T (columns), or empty when only A_rc is kept */
+    block_copy_t a;     /* A_rc (rows), unless only the transpose is kept */
+    block_copy_t at;    /* A_rc^T (columns), unless only A_rc is kept */
     int parts;          /* threads of a product */
-    int64_t *split_a;   /* [parts + 1] line split points of a, balanced by nonzeros */
-    int64_t *split_at;  /* [parts + 1] the same for at */
     double *partial;    /* [(parts - 1) x short side]: scattering products' private sums */
 };
+
+/* Copies with at most this many nonzeros get 32-bit line pointers (tests lower it). */
+static int64_t narrow_max = UINT32_MAX;
+
+void slp_cpu_block_set_narrow_max(int64_t nnz)
+{
+    narrow_max = nnz;
+}
+
+static inline int64_t line_begin(const block_copy_t *c, int64_t line)
+{
+    return c->ptr32 ? (int64_t)c->ptr32[line] : c->csr.row_ptr[line];
+}
 
 static int thread_limit(void)
 {
@@ -79,29 +102,56 @@ slp_block_layout slp_cpu_block_one_copy(int64_t rows, int64_t cols)
 }
 
 /* Split points of the lines of c into `parts` ranges of about equal nonzeros. */
-static slp_err balanced_split(const slp_csr_t *c, int parts, int64_t **out)
+static slp_err balanced_split(block_copy_t *c, int parts)
 {
-    SLP_CALL(slp_alloc(out, (size_t)parts + 1, sizeof(int64_t)));
-    int64_t *split = *out, line = 0;
-    split[0] = 0;
+    SLP_CALL(slp_alloc(&c->split, (size_t)parts + 1, sizeof(int64_t)));
+    int64_t line = 0;
+    c->split[0] = 0;
     for (int t = 1; t < parts; t++) {
-        int64_t target = c->nnz * t / parts;
-        while (line < c->rows && c->row_ptr[line] < target)
+        int64_t target = c->csr.nnz * t / parts;
+        while (line < c->csr.rows && c->csr.row_ptr[line] < target)
             line++;
-        split[t] = line;
+        c->split[t] = line;
     }
-    split[parts] = c->rows;
+    c->split[parts] = c->csr.rows;
     return SLP_OK;
+}
+
+/* The line pointers in 32 bits when the nonzeros allow. */
+static slp_err narrow(block_copy_t *c)
+{
+    if (c->csr.nnz > narrow_max || !c->csr.row_ptr)
+        return SLP_OK;
+    SLP_CALL(slp_alloc(&c->ptr32, (size_t)c->csr.rows + 1, sizeof(uint32_t)));
+    for (int64_t i = 0; i <= c->csr.rows; i++)
+        c->ptr32[i] = (uint32_t)c->csr.row_ptr[i];
+    free(c->csr.row_ptr);
+    c->csr.row_ptr = NULL;
+    return SLP_OK;
+}
+
+static void copy_free(block_copy_t *c)
+{
+    slp_csr_free(&c->csr);
+    free(c->ptr32);
+    free(c->split);
+    memset(c, 0, sizeof *c);
+}
+
+/* Keeps the copy: split points for the threads, then the narrowed pointers. */
+static slp_err copy_keep(block_copy_t *c, int parts)
+{
+    c->kept = 1;
+    SLP_CALL(balanced_split(c, parts));
+    return narrow(c);
 }
 
 void slp_cpu_block_destroy(slp_block_t *block)
 {
     if (!block)
         return;
-    slp_csr_free(&block->a);
-    slp_csr_free(&block->at);
-    free(block->split_a);
-    free(block->split_at);
+    copy_free(&block->a);
+    copy_free(&block->at);
     free(block->partial);
     free(block);
 }
@@ -118,23 +168,23 @@ slp_err slp_cpu_block_create(slp_csr_t *a, slp_csr_t *at, slp_block_layout layou
                                           : layout;
     slp_err rc = SLP_OK;
     if (at) {
-        b->at = *at;
+        b->at.csr = *at;
         memset(at, 0, sizeof *at);
     } else if (choice != SLP_BLOCK_ROWS) {
-        rc = slp_csr_transpose(a, &b->at);
+        rc = slp_csr_transpose(a, &b->at.csr);
     }
-    b->a = *a; /* take the arrays */
+    b->a.csr = *a; /* take the arrays */
     memset(a, 0, sizeof *a);
     if (choice == SLP_BLOCK_COLS)
-        slp_csr_free(&b->a);
+        copy_free(&b->a);
     if (choice == SLP_BLOCK_ROWS)
-        slp_csr_free(&b->at);
+        copy_free(&b->at);
     /* the scattering product's output: A x over at (length m), or A^T y over a (n) */
-    int64_t scattered = choice == SLP_BLOCK_COLS ? b->at.cols : b->a.cols;
-    if (rc == SLP_OK && b->a.row_ptr)
-        rc = balanced_split(&b->a, b->parts, &b->split_a);
-    if (rc == SLP_OK && b->at.row_ptr)
-        rc = balanced_split(&b->at, b->parts, &b->split_at);
+    int64_t scattered = choice == SLP_BLOCK_COLS ? b->at.csr.cols : b->a.csr.cols;
+    if (rc == SLP_OK && choice != SLP_BLOCK_COLS)
+        rc = copy_keep(&b->a, b->parts);
+    if (rc == SLP_OK && choice != SLP_BLOCK_ROWS)
+        rc = copy_keep(&b->at, b->parts);
     if (rc == SLP_OK && choice != SLP_BLOCK_BOTH && b->parts > 1)
         rc = slp_alloc(&b->partial, (size_t)(b->parts - 1) * (size_t)scattered + 1, sizeof(double));
     if (rc != SLP_OK) {
@@ -148,26 +198,27 @@ slp_err slp_cpu_block_create(slp_csr_t *a, slp_csr_t *at, slp_block_layout layou
 int64_t slp_cpu_block_bytes(const slp_block_t *block)
 {
     int64_t bytes = 0;
-    const slp_csr_t *copies[] = {&block->a, &block->at};
+    const block_copy_t *copies[] = {&block->a, &block->at};
     for (int k = 0; k < 2; k++)
-        if (copies[k]->row_ptr)
-            bytes += 12 * copies[k]->nnz + 8 * (copies[k]->rows + 1);
-    int64_t scattered = block->a.row_ptr ? block->a.cols : block->at.cols;
+        if (copies[k]->kept)
+            bytes += 12 * copies[k]->csr.nnz +
+                     (copies[k]->ptr32 ? 4 : 8) * (copies[k]->csr.rows + 1);
+    int64_t scattered = block->a.kept ? block->a.csr.cols : block->at.csr.cols;
     if (block->partial)
         bytes += 8 * (int64_t)(block->parts - 1) * scattered;
     return bytes;
 }
 
 /* out = (lines of c) . in over lines [lo, hi): the gathering product. */
-static void gather_range(const slp_csr_t *c, const double *in, double *out, int64_t lo, int64_t hi)
+static void gather_range(const block_copy_t *c, const double *in, double *out, int64_t lo,
+                         int64_t hi)
 {
-    const int64_t *ptr = c->row_ptr;
-    const int32_t *idx = c->col_idx;
-    const double *val = c->val;
+    const int32_t *idx = c->csr.col_idx;
+    const double *val = c->csr.val;
     for (int64_t i = lo; i < hi; i++) {
         /* Four independent accumulators break the add-latency chain of long lines. */
         double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-        int64_t k = ptr[i], end = ptr[i + 1];
+        int64_t k = line_begin(c, i), end = line_begin(c, i + 1);
         for (; k + 4 <= end; k += 4) {
             s0 += val[k] * in[idx[k]];
             s1 += val[k + 1] * in[idx[k + 1]];
@@ -180,31 +231,32 @@ static void gather_range(const slp_csr_t *c, const double *in, double *out, int6
     }
 }
 
-static void gather(const slp_block_t *b, const slp_csr_t *c, const int64_t *split,
-                   const double *in, double *out)
+static void gather(const slp_block_t *b, const block_copy_t *c, const double *in, double *out)
 {
 #pragma omp parallel num_threads(b->parts) if (b->parts > 1)
     {
         int t = thread_id();
-        gather_range(c, in, out, split[t], split[t + 1]);
+        gather_range(c, in, out, c->split[t], c->split[t + 1]);
     }
 }
 
 /* out += in[k] (line k of c) for one line. (Skipping lines whose input is 0 saves
  * their reads but costs a mispredicted branch each time the zero pattern is irregular:
  * 60% slower on mcf with half the inputs 0 at random, bench/spmv.c.) */
-static inline void scatter_line(const slp_csr_t *c, const double *in, double *out, int64_t k)
+static inline void scatter_line(const block_copy_t *c, const double *in, double *out, int64_t k)
 {
     double v = in[k];
-    for (int64_t e = c->row_ptr[k]; e < c->row_ptr[k + 1]; e++)
-        out[c->col_idx[e]] += c->val[e] * v;
+    const int32_t *idx = c->csr.col_idx;
+    const double *val = c->csr.val;
+    for (int64_t e = line_begin(c, k), end = line_begin(c, k + 1); e < end; e++)
+        out[idx[e]] += val[e] * v;
 }
 
 /* out += sum over lines k in [lo, hi) of in[k] (line k of c): the scattering product.
  * Neighbouring lines often update the same outputs (one row's consecutive columns),
  * which chains each update to the last through memory; four interleaved streams of
  * lines from distant parts of the range keep four chains in flight instead. */
-static void scatter_range(const slp_csr_t *c, const double *in, double *out, int64_t lo,
+static void scatter_range(const block_copy_t *c, const double *in, double *out, int64_t lo,
                           int64_t hi)
 {
     int64_t quarter = (hi - lo) / 4;
@@ -218,13 +270,12 @@ static void scatter_range(const slp_csr_t *c, const double *in, double *out, int
         scatter_line(c, in, out, k);
 }
 
-static void scatter(const slp_block_t *b, const slp_csr_t *c, const int64_t *split,
-                    const double *in, double *out)
+static void scatter(const slp_block_t *b, const block_copy_t *c, const double *in, double *out)
 {
-    const int64_t len = c->cols;
+    const int64_t len = c->csr.cols;
     if (b->parts == 1) {
         memset(out, 0, (size_t)len * sizeof(double));
-        scatter_range(c, in, out, 0, c->rows);
+        scatter_range(c, in, out, 0, c->csr.rows);
         return;
     }
 #pragma omp parallel num_threads(b->parts)
@@ -232,7 +283,7 @@ static void scatter(const slp_block_t *b, const slp_csr_t *c, const int64_t *spl
         int t = thread_id();
         double *mine = t == 0 ? out : b->partial + (size_t)(t - 1) * (size_t)len;
         memset(mine, 0, (size_t)len * sizeof(double));
-        scatter_range(c, in, mine, split[t], split[t + 1]);
+        scatter_range(c, in, mine, c->split[t], c->split[t + 1]);
 #pragma omp barrier
 #pragma omp for schedule(static)
         for (int64_t i = 0; i < len; i++) {
@@ -246,16 +297,16 @@ static void scatter(const slp_block_t *b, const slp_csr_t *c, const int64_t *spl
 
 void slp_cpu_block_multiply(const slp_block_t *b, const double *x, double *y)
 {
-    if (b->a.row_ptr)
-        gather(b, &b->a, b->split_a, x, y);
+    if (b->a.kept)
+        gather(b, &b->a, x, y);
     else
-        scatter(b, &b->at, b->split_at, x, y);
+        scatter(b, &b->at, x, y);
 }
 
 void slp_cpu_block_multiply_t(const slp_block_t *b, const double *y, double *x)
 {
-    if (b->at.row_ptr)
-        gather(b, &b->at, b->split_at, y, x);
+    if (b->at.kept)
+        gather(b, &b->at, y, x);
     else
-        scatter(b, &b->a, b->split_a, y, x);
+        scatter(b, &b->a, y, x);
 }

@@ -22,6 +22,9 @@ slp_block_layout slp_cpu_block_one_copy(int64_t rows, int64_t cols);
 slp_err slp_cpu_block_create(slp_csr_t *a, slp_csr_t *at, slp_block_layout layout,
                              slp_block_t **out);
 void slp_cpu_block_destroy(slp_block_t *block);
+/* Copies with at most this many nonzeros keep 32-bit line pointers (default 2^32 - 1;
+ * tests lower it to run the 64-bit ones). */
+void slp_cpu_block_set_narrow_max(int64_t nnz);
 /* Bytes the block holds (copies, split points aside, private accumulators). */
 int64_t slp_cpu_block_bytes(const slp_block_t *block);
 void slp_cpu_block_multiply(const slp_block_t *block, const double *x, double *y);   /* y = A x */
