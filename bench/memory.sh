@@ -7,11 +7,8 @@
 #
 #   bench/memory.sh [--out DIR] [--quick] [BIN]     (BIN: build/shardlp)
 #
-# LPs: the issue's mcf (400 commodities, 5 factories, 100 warehouses, 50 stores:
-# 4.6M nonzeros) and the vector-heavy mcf of 1000 commodities (11.5M), a matrix-heavy
-# design-match (9000 treated, 18000 controls, 20 covariates, 10 neighbours: 20.9M), and
-# the random-pattern LP of bench/gen.py (200k x 500k, 8 per column: 4M). --quick: the
-# first only.
+# LPs (bench/lps.sh): the issue's mcf-400 and the vector-heavy mcf-1000, a matrix-heavy
+# design-match, and the random-pattern LP. --quick: the first only.
 set -euo pipefail
 OUT=bench/results/memory
 QUICK=0
@@ -32,26 +29,10 @@ WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT
 CSV="$OUT/memory.csv"
 echo "lp,m,n,nnz,ranks,grid,peak_largest_bytes,peak_sum_bytes,bytes_per_nonzero,modelled_largest_bytes,ms_per_iter" > "$CSV"
 
-# name, then the `shardlp gen` arguments (or "random" for bench/gen.py)
-LPS=("mcf-400|mcf --commodities 400 --factories 5 --warehouses 100 --stores 50")
-if [ "$QUICK" = 0 ]; then
-    LPS+=("mcf-1000|mcf --commodities 1000 --factories 5 --warehouses 100 --stores 50"
-          "design-match|design-match --treated 9000 --controls 18000 --covariates 20 --neighbors 10"
-          "random|random")
-fi
-
-make_shards() { # name args grid-args dir
-    local name=$1 args=$2 grid=$3 dir=$4
-    if [ "$args" = random ]; then
-        [ -f "$WORK/random.mps" ] || "$PY" "$HERE/gen.py" --rows 200000 --cols 500000 \
-            --nnz-per-col 8 --seed 1 --out "$WORK/random.mps" > /dev/null
-        # shellcheck disable=SC2086
-        "$BIN" shard "$WORK/random.mps" $grid --out "$dir" --quiet > "$WORK/shard.log"
-    else
-        # shellcheck disable=SC2086
-        "$BIN" gen $args $grid --out "$dir" --quiet > "$WORK/shard.log"
-    fi
-}
+# shellcheck source=bench/lps.sh
+. "$HERE/lps.sh"
+LPS=(mcf-400)
+if [ "$QUICK" = 0 ]; then LPS+=(mcf-1000 design-match random); fi
 
 record() { # name ranks json
     "$PY" - "$1" "$2" "$3" >> "$CSV" <<'PY'
@@ -67,13 +48,12 @@ print(f"{name},{d['rows']},{d['cols']},{d['nonzeros']},{ranks},{grid},"
 PY
 }
 
-for spec in "${LPS[@]}"; do
-    name=${spec%%|*}; args=${spec#*|}
-    make_shards "$name" "$args" "--grid 1x1" "$WORK/one"
+for name in "${LPS[@]}"; do
+    make_shards "$name" "--grid 1x1" "$WORK/one"
     "$BIN" solve "$WORK/one" --iter-limit 200 --tol 1e-30 --threads 1 --quiet --json "$WORK/one.json"
     record "$name" 1 "$WORK/one.json"
     rm -rf "$WORK/one"
-    make_shards "$name" "$args" "--grid auto --ranks 4" "$WORK/four"
+    make_shards "$name" "--grid auto --ranks 4" "$WORK/four"
     $MPIRUN -np 4 "$BIN" solve "$WORK/four" --iter-limit 200 --tol 1e-30 --quiet \
         --json "$WORK/four.json"
     record "$name" 4 "$WORK/four.json"

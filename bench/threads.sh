@@ -30,13 +30,11 @@ for t in 1 2; do
     OMP_NUM_THREADS=$t "$WORK/stream" | sed -n 's/^csv,/stream,/p'
 done > "$OUT/stream.csv"
 
-"$BIN" gen mcf --commodities 400 --factories 5 --warehouses 100 --stores 50 --grid 1x1 \
-    --out "$WORK/mcf-400" --quiet > /dev/null
-"$BIN" gen design-match --treated 9000 --controls 18000 --covariates 20 --neighbors 10 \
-    --grid 1x1 --out "$WORK/design-match" --quiet > /dev/null
-"$PY" "$HERE/gen.py" --rows 200000 --cols 500000 --nnz-per-col 8 --seed 1 \
-    --out "$WORK/random.mps" > /dev/null
-"$BIN" shard "$WORK/random.mps" --grid 1x1 --out "$WORK/random" --quiet > /dev/null
+# shellcheck source=bench/lps.sh
+. "$HERE/lps.sh"
+for lp in mcf-400 random design-match; do
+    make_shards "$lp" "--grid 1x1" "$WORK/$lp"
+done
 rm -f "$WORK/random.mps"
 
 echo "lp,threads,ms_per_iter,setup_seconds,scaling_seconds,step_seconds,m,n,nnz" > "$OUT/runs.csv"

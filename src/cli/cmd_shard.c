@@ -40,20 +40,6 @@ static void print_usage(void)
            "  --quiet\n");
 }
 
-/* --grid auto --ranks P: the memory-minimising factorisation, every candidate logged. */
-static slp_err pick_for_ranks(const slp_shard_source_t *src, const slp_model_t *dims,
-                              const int64_t *row_nnz, const int64_t *col_nnz, int ranks, int *R,
-                              int *C)
-{
-    slp_grid_choice_t *all = NULL;
-    int count = 0;
-    SLP_CALL(slp_shard_pick_grid_ranks(src, dims->m, dims->n, row_nnz, col_nnz, ranks, R, C, &all,
-                                       &count));
-    slp_grid_choices_log(all, count, ranks, *R, *C);
-    free(all);
-    return SLP_OK;
-}
-
 /* "123", "64K", "2M", "1G" (powers of 1024). */
 static slp_err parse_bytes(const char *option, const char *text, int64_t *out)
 {
@@ -190,7 +176,8 @@ int slp_cmd_shard(int argc, char **argv)
         slp_model_t *dims = NULL;
         rc = slp_shard_count(&src, &row_nnz, &col_nnz, &dims);
         if (rc == SLP_OK && ranks > 0)
-            rc = pick_for_ranks(&src, dims, row_nnz, col_nnz, ranks, &R, &C);
+            rc = slp_shard_pick_grid_ranks_logged(&src, dims->m, dims->n, row_nnz, col_nnz, ranks,
+                                                  &R, &C); /* --ranks P: every candidate logged */
         else if (rc == SLP_OK)
             rc = slp_shard_pick_grid(&src, dims->m, dims->n, row_nnz, col_nnz, mem_per_rank, &R, &C,
                                      &picked_bytes);

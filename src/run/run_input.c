@@ -212,15 +212,10 @@ static slp_err pick_model_grid(const slp_model_t *model, int P, int shape[2])
     slp_shard_model_source(model, &src);
     int64_t *row_nnz = NULL, *col_nnz = NULL;
     slp_model_t *dims = NULL;
-    slp_grid_choice_t *all = NULL;
-    int count = 0;
     slp_err rc = slp_shard_count(&src, &row_nnz, &col_nnz, &dims);
     if (rc == SLP_OK)
-        rc = slp_shard_pick_grid_ranks(&src, model->m, model->n, row_nnz, col_nnz, P, &shape[0],
-                                       &shape[1], &all, &count);
-    if (rc == SLP_OK)
-        slp_grid_choices_log(all, count, P, shape[0], shape[1]);
-    free(all);
+        rc = slp_shard_pick_grid_ranks_logged(&src, model->m, model->n, row_nnz, col_nnz, P,
+                                              &shape[0], &shape[1]);
     free(row_nnz);
     free(col_nnz);
     slp_model_destroy(&dims);

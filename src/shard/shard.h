@@ -196,6 +196,10 @@ slp_err slp_shard_pick_grid_ranks(const slp_shard_source_t *src, int64_t m, int6
 
 /* The candidates as a log block, the pick (R x C) marked. */
 void slp_grid_choices_log(const slp_grid_choice_t *all, int count, int ranks, int R, int C);
+/* slp_shard_pick_grid_ranks with the candidates logged (slp_grid_choices_log), not kept. */
+slp_err slp_shard_pick_grid_ranks_logged(const slp_shard_source_t *src, int64_t m, int64_t n,
+                                         const int64_t *row_nnz, const int64_t *col_nnz, int P,
+                                         int *R, int *C);
 /* The same choice for a shard directory's matrix and its rank count P (the blocks read
  * one at a time, a pass per 16 candidates; for `shardlp info`). */
 slp_err slp_shard_dir_grid_choices(const char *dir, const slp_shard_manifest_t *man, int P,

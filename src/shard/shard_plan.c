@@ -301,6 +301,18 @@ void slp_grid_choices_log(const slp_grid_choice_t *all, int count, int ranks, in
                 all[k].R == R && all[k].C == C ? "   <- picked" : "");
 }
 
+slp_err slp_shard_pick_grid_ranks_logged(const slp_shard_source_t *src, int64_t m, int64_t n,
+                                         const int64_t *row_nnz, const int64_t *col_nnz, int P,
+                                         int *R, int *C)
+{
+    slp_grid_choice_t *all = NULL;
+    int count = 0;
+    SLP_CALL(slp_shard_pick_grid_ranks(src, m, n, row_nnz, col_nnz, P, R, C, &all, &count));
+    slp_grid_choices_log(all, count, P, *R, *C);
+    free(all);
+    return SLP_OK;
+}
+
 /* ---- the alternatives of a shard directory ----------------------------------------- */
 
 typedef struct dir_scan {
