@@ -209,6 +209,66 @@ slp_err slp_comm_send(slp_comm_t *comm, const void *buf, int64_t bytes, int dest
     return SLP_OK;
 }
 
+/* Byte counts and displacements of one side of an exchange, checked to fit an int. */
+static slp_err exchange_layout(const int64_t *count, int size, size_t record, int *bytes,
+                               int *displ, int64_t *total)
+{
+    int64_t sum = 0;
+    for (int d = 0; d < size; d++) {
+        int64_t b = count[d] * (int64_t)record;
+        if (b < 0 || sum + b > INT_MAX)
+            return slp_error(SLP_ERR_INTERNAL, "exchange of %lld records is too large",
+                             (long long)count[d]);
+        bytes[d] = (int)b;
+        displ[d] = (int)sum;
+        sum += b;
+    }
+    *total = sum;
+    return SLP_OK;
+}
+
+slp_err slp_comm_exchange(slp_comm_t *comm, const void *send, const int64_t *send_count,
+                          size_t record, void **recv, int64_t *recv_count)
+{
+    *recv = NULL;
+    *recv_count = 0;
+    int size = trivial(comm) ? 1 : comm->size;
+    int64_t *rcount = malloc((size_t)size * sizeof *rcount);
+    int *ints = malloc(4 * (size_t)size * sizeof *ints);
+    slp_err rc = rcount && ints ? SLP_OK : slp_error(SLP_ERR_NOMEM, "exchange: out of memory");
+    if (size > 1)
+        rc = slp_comm_agree(comm, rc);
+    if (rc == SLP_OK && size == 1)
+        rcount[0] = send_count[0];
+    else if (rc == SLP_OK)
+        rc = check_mpi(MPI_Alltoall(send_count, 1, MPI_INT64_T, rcount, 1, MPI_INT64_T,
+                                    comm->mpi), "MPI_Alltoall");
+    int64_t sbytes = 0, rbytes = 0;
+    if (rc == SLP_OK)
+        rc = exchange_layout(send_count, size, record, ints, ints + size, &sbytes);
+    if (rc == SLP_OK)
+        rc = exchange_layout(rcount, size, record, ints + 2 * size, ints + 3 * size, &rbytes);
+    char *out = rc == SLP_OK ? malloc((size_t)rbytes + 1) : NULL;
+    if (rc == SLP_OK && !out)
+        rc = slp_error(SLP_ERR_NOMEM, "exchange: out of memory");
+    if (size > 1) /* no rank enters the exchange unless all can */
+        rc = slp_comm_agree(comm, rc);
+    if (rc == SLP_OK && size == 1)
+        memcpy(out, send, (size_t)sbytes);
+    else if (rc == SLP_OK)
+        rc = check_mpi(MPI_Alltoallv(send, ints, ints + size, MPI_BYTE, out, ints + 2 * size,
+                                     ints + 3 * size, MPI_BYTE, comm->mpi), "MPI_Alltoallv");
+    if (rc == SLP_OK) {
+        *recv = out;
+        *recv_count = rbytes / (int64_t)record;
+    } else {
+        free(out);
+    }
+    free(rcount);
+    free(ints);
+    return rc;
+}
+
 slp_err slp_comm_recv(slp_comm_t *comm, void *buf, int64_t bytes, int src, int tag)
 {
     if (trivial(comm))

@@ -47,6 +47,12 @@ slp_err slp_comm_bcast(slp_comm_t *comm, void *buf, int64_t bytes, int root);
 slp_err slp_comm_send(slp_comm_t *comm, const void *buf, int64_t bytes, int dest, int tag);
 slp_err slp_comm_recv(slp_comm_t *comm, void *buf, int64_t bytes, int src, int tag);
 slp_err slp_comm_barrier(slp_comm_t *comm);
+/* Personalised exchange of fixed-size records: `send` holds send_count[d] records
+ * for each rank d, in rank order. *recv becomes a new array (free it) of the records
+ * sent to this rank, in sender order, and *recv_count their number. Fails when one
+ * rank would send or receive 2^31 bytes or more. */
+slp_err slp_comm_exchange(slp_comm_t *comm, const void *send, const int64_t *send_count,
+                          size_t record, void **recv, int64_t *recv_count);
 
 /* Collective agreement on failure: every rank passes its local status; all
  * ranks get back the worst (non-zero wins). When the failing rank is another

@@ -25,7 +25,8 @@ const char *slp_presolve_kind_name(int kind)
 {
     static const char *names[SLP_PRESOLVE_NKINDS] = {
         "paper", "fixed", "singleton", "empty_row", "empty_col",
-        "redundant", "forcing", "dual_fix", "free_col", "doubleton"};
+        "redundant", "forcing", "dual_fix", "free_col", "doubleton",
+        "parallel", "parallel_fix", "duplicate_row"};
     return kind >= 0 && kind < SLP_PRESOLVE_NKINDS ? names[kind] : "?";
 }
 
@@ -51,6 +52,7 @@ void slp_presolve_free(slp_presolve_t **pre)
     free(p->row_dual);
     free(p->col_ray);
     free(p->ent);
+    free(p->par);
     free(p->stage_kind);
     free(p);
     *pre = NULL;
@@ -595,6 +597,10 @@ static slp_err run_rounds(ps_ctx_t *x)
         SLP_CALL(ps_pass_doubleton(x, &changed));
         if (x->status >= 0)
             break;
+        SLP_CALL(ps_pass_parallel(x, 0, &changed));
+        SLP_CALL(ps_pass_parallel(x, 1, &changed));
+        if (x->status >= 0)
+            break;
         if (changed == 0)
             break;
     }
@@ -676,24 +682,33 @@ slp_err slp_presolve_run(slp_grid_t *grid, slp_local_problem_t *lp, slp_presolve
 
 /* ------------------------------------------------------------ recovery */
 
+/* z_j = c_j - sum_i a_ij y_i (min form) of the columns removed at stage s, over the
+ * entries they had then ([lo, hi) of the record). */
+slp_err ps_undo_removed_costs(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo,
+                              int64_t hi, double *z, const double *y, double *cb)
+{
+    int64_t n = p->n_loc;
+    memset(cb, 0, (size_t)n * sizeof(double));
+    for (int64_t e = lo; e < hi; e++)
+        cb[p->ent[e].col] += p->ent[e].val * y[p->ent[e].row];
+    SLP_CALL(slp_sum_over_col(grid, cb, n));
+    for (int64_t j = 0; j < n; j++)
+        if (p->col_stage[j] == s)
+            z[j] = (double)p->sense * p->col_obj[j] - cb[j];
+    return SLP_OK;
+}
+
 /* Undo stage s (entries [*pos_end - ..., *pos_end) carry stage s). Works in
  * min form: y and z here are sense * (user-sense values). */
 static slp_err undo_stage(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo,
                           int64_t hi, double *x, double *z, double *y, double *cb, double *rb)
 {
     int64_t n = p->n_loc, m = p->m_loc;
-    double sg = (double)p->sense;
     if (p->stage_kind[s] == STAGE_FIXCOL) {
-        /* z_j = c_j - sum_i a_ij y_i over the entries the column had at stage s. */
-        memset(cb, 0, (size_t)n * sizeof(double));
-        for (int64_t e = lo; e < hi; e++)
-            cb[p->ent[e].col] += p->ent[e].val * y[p->ent[e].row];
-        SLP_CALL(slp_sum_over_col(grid, cb, n));
         for (int64_t j = 0; j < n; j++)
-            if (p->col_stage[j] == s) {
+            if (p->col_stage[j] == s)
                 x[j] = p->col_val[j];
-                z[j] = sg * p->col_obj[j] - cb[j];
-            }
+        SLP_CALL(ps_undo_removed_costs(grid, p, s, lo, hi, z, y, cb));
     } else if (p->stage_kind[s] == STAGE_SINGLETON) {
         /* A row that set the bound on which z_k pushes takes over z_k. */
         memset(cb, 0, (size_t)n * sizeof(double));
@@ -719,6 +734,10 @@ static slp_err undo_stage(slp_grid_t *grid, const slp_presolve_t *p, int s, int6
         SLP_CALL(ps_undo_subst(grid, p, s, lo, hi, x, z, y, cb, rb));
     } else if (p->stage_kind[s] == STAGE_DOUBLETON) {
         SLP_CALL(ps_undo_doubleton(grid, p, s, lo, hi, x, z, y));
+    } else if (p->stage_kind[s] == STAGE_PARALLEL) {
+        SLP_CALL(ps_undo_parallel(grid, p, s, lo, hi, x, z, y, cb));
+    } else if (p->stage_kind[s] == STAGE_DUPROW) {
+        SLP_CALL(ps_undo_duplicate_rows(grid, p, s, y, rb));
     }
     /* STAGE_EMPTYROW: the dual of an empty row is 0, set already. */
     return SLP_OK;
@@ -781,16 +800,18 @@ slp_err slp_presolve_recover(slp_grid_t *grid, slp_presolve_t *p,
         rc = undo_stage(grid, p, s, lo, hi, x, z, y, cb, rb);
         hi = lo;
     }
-    /* Row activities: add the removed entries at the final x. */
+    /* Row activities: the original block at the final x. */
     if (rc == SLP_OK) {
-        memset(rb, 0, (size_t)m * sizeof(double));
-        for (int64_t e = 0; e < p->n_ent; e++)
-            rb[p->ent[e].row] += p->ent[e].val * x[p->ent[e].col];
-        rc = slp_sum_over_row(grid, rb, m);
+        const slp_csr_t *a = &orig->A;
+        for (int64_t i = 0; i < m; i++) {
+            double sum = 0.0;
+            for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+                sum += a->val[k] * x[a->col_idx[k]];
+            ax[i] = sum;
+        }
+        rc = slp_sum_over_row(grid, ax, m);
     }
     if (rc == SLP_OK) {
-        for (int64_t i = 0; i < m; i++)
-            ax[i] += rb[i];
         /* Objectives in the original space: primal c^T x + c0 (file sense), dual
          * with the checker's formula in min form. */
         double colv[2] = {0.0, 0.0}, rowv[1] = {0.0};

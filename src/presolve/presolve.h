@@ -24,7 +24,11 @@
  *   free col   implied free column singletons are substituted out of their row
  *              (presolve_columns.c);
  *   doubleton  equations a x_j + b x_k = d eliminate x_j; its entries become fill
- *              at column k, sent within the grid row (presolve_doubleton.c).
+ *              at column k, sent within the grid row (presolve_doubleton.c);
+ *   parallel   columns with A_k = lambda A_j, found by hashes joined over the grid row:
+ *              merged when c_k = lambda c_j, else one fixed where the pair's cost
+ *              favours it; rows with a_l = lambda a_i likewise: l's bounds move
+ *              onto i (presolve_parallel.c).
  * Infeasible bounds (lv > uv, lc > uc, crossing implied bounds, an empty row
  * that excludes 0, judged against the row's own bounds) give primal infeasibility.
  * An empty column that improves without limit decides nothing by itself: it is
@@ -59,6 +63,9 @@ typedef enum {
     SLP_PRESOLVE_DUAL_FIX,   /* columns fixed at the bound their cost and rows favour */
     SLP_PRESOLVE_FREE_COL,   /* implied free column singletons substituted out of their rows */
     SLP_PRESOLVE_DOUBLETON,  /* doubleton equations: one column substituted by the other */
+    SLP_PRESOLVE_PARALLEL,   /* parallel columns with proportional costs merged into one */
+    SLP_PRESOLVE_PARALLEL_FIX, /* a column of a parallel pair fixed where the pair's cost favours it */
+    SLP_PRESOLVE_DUPLICATE_ROW, /* rows proportional to another: bounds moved onto it */
     SLP_PRESOLVE_NKINDS
 } slp_presolve_kind;
 
@@ -91,7 +98,7 @@ slp_err slp_presolve_run(slp_grid_t *grid, slp_local_problem_t *lp, slp_presolve
  * removed singleton rows, and objective / dual_objective recomputed in the
  * original space (user's sense, the dual objective with the checker's formula,
  * docs/checker.md) from orig, this rank's slices of the problem as presolve was
- * given it (its matrix is not read). The residual and gap statistics still describe
+ * given it (its block gives the row activities). The residual and gap statistics still describe
  * the reduced problem. */
 slp_err slp_presolve_recover(slp_grid_t *grid, slp_presolve_t *pre,
                              const slp_local_problem_t *orig, slp_result_t *result);

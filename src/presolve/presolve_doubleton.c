@@ -284,17 +284,12 @@ static int by_row_col(const void *pa, const void *pb)
     return (a->col > b->col) - (a->col < b->col);
 }
 
-/* Add the received fill to the block (entries merged, cancellations dropped);
- * each delta is also recorded as a correction entry (-delta) so that recovery's
- * row activities are those of the original matrix. *net is entries added minus
- * entries dropped. */
+/* Add the received fill to the block (entries merged, cancellations dropped).
+ * *net is entries added minus entries dropped. */
 static slp_err merge_fill(ps_ctx_t *x, fill_t *fill, int64_t nfill, int stage, int64_t *net)
 {
     slp_csr_t *a = &x->lp->A;
     qsort(fill, (size_t)nfill, sizeof *fill, by_row_col);
-    for (int64_t f = 0; f < nfill; f++)
-        SLP_CALL(ps_push_entry(x->p, fill[f].row, (int32_t)fill[f].col, -fill[f].delta, stage,
-                               ENTRY_CORRECTION));
     slp_csr_t out;
     SLP_CALL(slp_csr_create(a->rows, a->cols, a->nnz + nfill, &out));
     int64_t o = 0, f = 0;

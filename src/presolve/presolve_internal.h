@@ -20,7 +20,9 @@ enum {
     STAGE_EMPTYROW,     /* empty rows, removed with y = 0 */
     STAGE_FORCING,      /* forcing rows (and redundant ones): y from the forced columns' z */
     STAGE_SUBST,        /* free column singletons substituted out of their rows */
-    STAGE_DOUBLETON     /* doubleton equations: one column substituted by the other */
+    STAGE_DOUBLETON,    /* doubleton equations: one column substituted by the other */
+    STAGE_PARALLEL,     /* parallel columns merged: x_j' = x_j + lambda x_k */
+    STAGE_DUPROW        /* duplicate rows: row l's bounds moved onto row i */
 };
 /* Flags of a removed entry. */
 enum {
@@ -29,9 +31,7 @@ enum {
     ENTRY_FORCE_LO = 4, /* forcing row held at its lower bound lc (y >= 0) */
     ENTRY_FORCE_HI = 8, /* forcing row held at its upper bound uc (y <= 0) */
     ENTRY_PIVOT = 16,     /* substitution: the entry of the substituted column */
-    ENTRY_SURVIVOR = 32,  /* doubleton: the entry of the column that stays */
-    ENTRY_CORRECTION = 64 /* doubleton fill: -delta, so recorded entries + the reduced
-                           * matrix give the original row activities */
+    ENTRY_SURVIVOR = 32   /* doubleton: the entry of the column that stays */
 };
 
 /* One matrix entry deleted from this rank's block, kept for recovery (24 bytes:
@@ -44,6 +44,20 @@ typedef struct removed_entry {
     unsigned char flags; /* ENTRY_* */
     double val;
 } removed_entry_t;
+
+/* One line of a parallel pair judged by presolve_parallel.c (columns j < k with
+ * A_k = lambda A_j, or rows i < l with a_l = lambda a_i; "j" is the survivor): the
+ * verdict sent to the line's ranks, and, for a merged pair, the record both sides keep
+ * for the recovery. */
+enum { PAR_NONE = 0, PAR_KEEP, PAR_REMOVE, PAR_FIX };
+typedef struct parallel_rec {
+    int64_t line, peer;         /* global indices: this line and the other of the pair */
+    int32_t owner, peer_owner;  /* their blocks (grid column for columns, grid row for rows) */
+    int32_t role, stage;        /* PAR_*; the merge's stage */
+    double lambda;
+    double lj, uj, lk, uk;      /* bounds of j and k (rows: lc, uc) when judged */
+    double value;               /* PAR_FIX: the bound the column is fixed at */
+} parallel_rec_t;
 
 /* A removed column or row in the packed record (presolve_record.c). */
 typedef struct packed_col {
@@ -84,6 +98,8 @@ struct slp_presolve {
      * left to the pipeline (unbounded only if the rest is feasible). */
     signed char *col_ray;
     int64_t unbounded_cols; /* global count of such columns */
+    parallel_rec_t *par;  /* merged parallel pairs with a line on this rank */
+    int64_t n_par, cap_par;
     removed_entry_t *ent; /* removed entries of this rank's block */
     int64_t n_ent, cap_ent;
     unsigned char *stage_kind; /* [nstages], identical on every rank */
@@ -129,6 +145,8 @@ slp_err ps_push_entry(slp_presolve_t *p, int64_t row, int32_t col, double val, i
 void ps_add_count(slp_presolve_t *p, int kind, double rows, double cols, double nnz);
 slp_err ps_pass_fixcol(ps_ctx_t *x, int kind, const unsigned char *mask, int64_t *changed);
 int64_t ps_entry_of(const slp_local_problem_t *lp, int64_t i, double g);
+slp_err ps_undo_removed_costs(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo,
+                              int64_t hi, double *z, const double *y, double *cb);
 /* Column bounds proposed by rows (singleton rows, doubleton equations): reset,
  * propose each, max cbuf over col_comm, name each source row, apply; then
  * ps_bound_flags gives a source row's ENTRY_SET_LO / ENTRY_SET_HI, until done. */
@@ -160,5 +178,13 @@ slp_err ps_undo_subst(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t 
 slp_err ps_pass_doubleton(ps_ctx_t *x, int64_t *changed);
 slp_err ps_undo_doubleton(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo,
                           int64_t hi, double *xv, double *z, double *y);
+
+/* Parallel lines (presolve_parallel.c): columns (rows = 0) merged or one fixed by
+ * domination; duplicate rows (rows = 1) merged. */
+slp_err ps_pass_parallel(ps_ctx_t *x, int rows, int64_t *changed);
+slp_err ps_undo_parallel(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo,
+                         int64_t hi, double *xv, double *z, const double *y, double *cb);
+slp_err ps_undo_duplicate_rows(slp_grid_t *grid, const slp_presolve_t *p, int s, double *y,
+                               double *rb);
 
 #endif

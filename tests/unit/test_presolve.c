@@ -224,8 +224,10 @@ static void test_singleton_rows_max(void)
  *   r0: x1 + x2 + x3 >= 5     r1: -1 <= 0 <= 5 (no entries)   r2: 2 <= x1 + x3 <= 10
  *   x1 >= 0, x2 >= 0, x3 = 3 (fixed), x4 in [0, 7] (no entries).
  * x3 = 3 leaves r0: x1 + x2 >= 2, r2: -1 <= x1 <= 7 (a singleton after the
- * substitution). x4 = 7 (empty, c < 0). Optimum objective: 2 (x1 + x2 = 2) +
- * 6 - 7 = 1; y0 = 1, z3 = 2 - y0 - y2 with y2 = 0, i.e. 1. */
+ * substitution). x4 = 7 (empty, c < 0). Then x1 and x2, alone in r0 with equal
+ * costs, are parallel: x2 merges into x1 (1 entry), r0 becomes a singleton row and
+ * x1 an empty column. Optimum objective: 2 (x1 + x2 = 2) + 6 - 7 = 1; y0 = 1,
+ * z3 = 2 - y0 - y2 with y2 = 0, i.e. 1. */
 static void test_fixed_and_empty(void)
 {
     double a[] = {1, 1, 1, 0, 0, 0, 0, 0, 1, 0, 1, 0}, c[] = {1, 1, 2, -1};
@@ -237,7 +239,8 @@ static void test_fixed_and_empty(void)
     expect_optimal("fixed+empty", &o, 1.0);
     expect_count("fixed+empty", &o.stats, SLP_PRESOLVE_FIXED, 0, 1, 2);
     expect_count("fixed+empty", &o.stats, SLP_PRESOLVE_EMPTY_ROW, 1, 0, 0);
-    expect_count("fixed+empty", &o.stats, SLP_PRESOLVE_EMPTY_COL, 0, 1, 0);
+    expect_count("fixed+empty", &o.stats, SLP_PRESOLVE_EMPTY_COL, 0, 2, 0);
+    expect_count("fixed+empty", &o.stats, SLP_PRESOLVE_PARALLEL, 0, 1, 1);
     if (o.x) {
         CHECK_CLOSE(o.x[2], 3.0, 1e-12);
         CHECK_CLOSE(o.x[3], 7.0, 1e-12);
@@ -395,6 +398,96 @@ static void test_doubleton(void)
         CHECK_CLOSE(o.z[1], 2.0, 1e-6);
     }
     free_outcome(&o);
+    slp_model_destroy(&model);
+}
+
+/* Parallel columns. x3, x4 in [0, 10]; rows r0: a1 + x3 + x4 >= 4, r1: a1 - x3 + x4 <= 6,
+ * r2: x3 + x4 >= 1, where a1 is the first two columns' part; min ... + 3 x3 + 1.5 x4.
+ * (a) a1 = x1 + 2 x2, costs 1, 2, both in [0, 10]: A_2 = 2 A_1 and c_2 = 2 c_1, so x2
+ *     merges into u = x1 + 2 x2 in [0, 30] (2 entries go). u costs 1 per unit of r0,
+ *     x4 1.5 per unit of r0 and r2, x3 3: x4 = 1, u = 3, objective 4.5, y = (1, 0, 0.5),
+ *     z = (0, 0, 1.5, 0).
+ * (b) a1 = x1 - x2, costs 1, -1, x2 in [-10, 0]: lambda = -1, merged the same way.
+ * (c) a1 = x1 + x2, costs 1, 3, x1 in [0, inf): lowering x2 and raising x1 by as much
+ *     saves 2 and only x2's bound stops it, so x2 = 0 (parallel_fix, 2 entries);
+ *     z2 = 3 - y0 = 2. Every grid puts the pair in different column blocks on 1x4. */
+static void test_parallel_columns(void)
+{
+    double lc[] = {4, -INFINITY, 1}, uc[] = {INFINITY, 6, INFINITY};
+    struct {
+        const char *name;
+        double a[12], c[4], lv[4], uv[4];
+        int kind;
+        double x2, z2;
+    } cases[] = {
+        {"parallel (lambda 2)", {1, 2, 1, 1, 1, 2, -1, 1, 0, 0, 1, 1}, {1, 2, 3, 1.5},
+         {0, 0, 0, 0}, {10, 10, 10, 10}, SLP_PRESOLVE_PARALLEL, NAN, 0.0},
+        {"parallel (lambda -1)", {1, -1, 1, 1, 1, -1, -1, 1, 0, 0, 1, 1}, {1, -1, 3, 1.5},
+         {0, -10, 0, 0}, {10, 0, 10, 10}, SLP_PRESOLVE_PARALLEL, NAN, 0.0},
+        {"parallel fix", {1, 1, 1, 1, 1, 1, -1, 1, 0, 0, 1, 1}, {1, 3, 3, 1.5},
+         {0, 0, 0, 0}, {INFINITY, 10, 10, 10}, SLP_PRESOLVE_PARALLEL_FIX, 0.0, 2.0},
+    };
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        slp_model_t *model = dense_model(3, 4, cases[t].a, cases[t].c, cases[t].lv,
+                                         cases[t].uv, lc, uc, 1);
+        outcome_t o;
+        run(model, 1, &o);
+        expect_optimal(cases[t].name, &o, 4.5);
+        expect_count(cases[t].name, &o.stats, cases[t].kind, 0, 1, 2);
+        if (o.x) {
+            double a1 = o.x[0] + cases[t].a[1] * o.x[1];
+            CHECK_CLOSE(a1, 3.0, 1e-6);
+            CHECK_CLOSE(o.x[3], 1.0, 1e-6);
+            if (!isnan(cases[t].x2))
+                CHECK_CLOSE(o.x[1], cases[t].x2, 1e-9);
+            CHECK_CLOSE(o.y[0], 1.0, 1e-6);
+            CHECK_CLOSE(o.y[1], 0.0, 1e-6);
+            CHECK_CLOSE(o.y[2], 0.5, 1e-6);
+            CHECK_CLOSE(o.z[0], 0.0, 1e-6);
+            CHECK_CLOSE(o.z[1], cases[t].z2, 1e-6);
+            CHECK_CLOSE(o.z[2], 1.5, 1e-6);
+        }
+        free_outcome(&o);
+        slp_model_destroy(&model);
+    }
+}
+
+/* Duplicate rows. x in [0, 10]^3, min x1 + 2 x2 + 3 x3, r0: x1 + x2 + x3 >= 2,
+ * r1: lambda (x1 + x2 + x3) >= 3 lambda (lambda 2, or -1 written as <= -3), r2: x1 - x2 <= 1.
+ * r1 goes and r0 becomes x1 + x2 + x3 >= 3 (3 entries). Optimum x = (2, 1, 0),
+ * objective 4; the merged row's dual 1.5 and y2 = -0.5 (x1: 1 = 1.5 - 0.5, x2:
+ * 2 = 1.5 + 0.5) belong to r1, whose bound holds: y0 = 0, y1 = 1.5 / lambda, z3 = 1.5.
+ * With r0 turned into x1 + x2 + x3 <= 2 the two rows exclude each other: infeasible. */
+static void test_duplicate_rows(void)
+{
+    double lv[] = {0, 0, 0}, uv[] = {10, 10, 10}, c[] = {1, 2, 3};
+    for (int neg = 0; neg < 2; neg++) {
+        double lam = neg ? -1.0 : 2.0;
+        double a[] = {1, 1, 1, lam, lam, lam, 1, -1, 0};
+        double lc[] = {2, neg ? -INFINITY : 6, -INFINITY}, uc[] = {INFINITY, neg ? -3 : INFINITY, 1};
+        slp_model_t *model = dense_model(3, 3, a, c, lv, uv, lc, uc, 1);
+        outcome_t o;
+        const char *name = neg ? "duplicate row (lambda -1)" : "duplicate row (lambda 2)";
+        run(model, 1, &o);
+        expect_optimal(name, &o, 4.0);
+        expect_count(name, &o.stats, SLP_PRESOLVE_DUPLICATE_ROW, 1, 0, 3);
+        if (o.x) {
+            CHECK_CLOSE(o.x[0], 2.0, 1e-6);
+            CHECK_CLOSE(o.x[1], 1.0, 1e-6);
+            CHECK_CLOSE(o.y[0], 0.0, 1e-6);
+            CHECK_CLOSE(o.y[1], 1.5 / lam, 1e-6);
+            CHECK_CLOSE(o.y[2], -0.5, 1e-6);
+            CHECK_CLOSE(o.z[2], 1.5, 1e-6);
+        }
+        free_outcome(&o);
+        slp_model_destroy(&model);
+    }
+    double a[] = {1, 1, 1, 2, 2, 2, 1, -1, 0};
+    double lc[] = {-INFINITY, 6, -INFINITY}, uc[] = {2, INFINITY, 1};
+    slp_model_t *model = dense_model(3, 3, a, c, lv, uv, lc, uc, 1);
+    outcome_t o;
+    run(model, 1, &o);
+    CHECK(o.status == SLP_STATUS_PRIMAL_INFEASIBLE, "disjoint duplicate rows: status %d", o.status);
     slp_model_destroy(&model);
 }
 
@@ -691,6 +784,8 @@ int main(int argc, char **argv)
     test_dual_fixing();
     test_free_column_singleton();
     test_doubleton();
+    test_parallel_columns();
+    test_duplicate_rows();
     test_decided_by_presolve();
     test_design_match();
     if (getenv("SLP_PRESOLVE_EXTRA"))
