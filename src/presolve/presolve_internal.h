@@ -1,6 +1,7 @@
 /* Internals shared by the presolve passes (presolve.c, presolve_rows.c,
- * presolve_columns.c, presolve_doubleton.c): the presolve record, the working state of one run and the
- * helpers every pass uses. docs/presolve.md describes each pass and its undo. */
+ * presolve_columns.c, presolve_doubleton.c, presolve_parallel.c): the presolve record,
+ * the working state of one run and the helpers every pass uses. docs/presolve.md
+ * describes each pass and its undo. */
 #ifndef SLP_PRESOLVE_INTERNAL_H
 #define SLP_PRESOLVE_INTERNAL_H
 

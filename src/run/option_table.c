@@ -69,6 +69,9 @@ static const slp_option_t TABLE[] = {
      "method", "L", "the primal weight's PID runs while rel. dual / rel. primal residual is "
      "within [1/L, L]; outside it the weight returns to its best value (docs/algorithm.md "
      "section 3)"},
+    {"weight-step-limit", NULL, SLP_OPT_REAL, SOLVER(pid_step_limit), 0.0, BIG, NULL, NULL,
+     "method", "F", "a restart changes the primal weight by at most the factor F (0: no "
+     "limit; docs/algorithm.md section 3)"},
     {"step-boost", NULL, SLP_OPT_BOOL, SOLVER(step_boost), 0, 0, NULL, NULL, "method", NULL,
      "active-set step-size boost (docs/algorithm.md section 3)"},
     {"polish", NULL, SLP_OPT_BOOL, SOLVER(polish), 0, 0, NULL, NULL, "method", NULL,

@@ -14,8 +14,11 @@ void slp_pdhg_update_weight(slp_pdhg_t *s, slp_pid_t *pid, const slp_check_scala
         ratio < limit) {
         double e = log(dd) - log(dp) - log(s->omega);
         pid->integral = set->pid_decay * pid->integral + e;
-        s->omega *= exp(set->pid_kp * e + set->pid_ki * pid->integral +
-                        set->pid_kd * (e - pid->e_prev));
+        double step = set->pid_kp * e + set->pid_ki * pid->integral +
+                      set->pid_kd * (e - pid->e_prev);
+        if (set->pid_step_limit > 1.0)
+            step = fmax(-log(set->pid_step_limit), fmin(step, log(set->pid_step_limit)));
+        s->omega *= exp(step);
         pid->e_prev = e;
     } else {
         s->omega = pid->omega_best;

@@ -31,6 +31,7 @@ void slp_settings_default(slp_settings_t *s)
     s->pid_kd = 0.0;
     s->pid_decay = 0.3;
     s->pid_ratio_limit = 1e6;
+    s->pid_step_limit = 100.0;
     s->polish = 0;
     s->step_boost = 0;
     s->block_copies = 0;

@@ -35,6 +35,7 @@ typedef struct slp_settings {
     double restart_artificial; /* 0.36 */
     double pid_kp, pid_ki, pid_kd, pid_decay; /* 0.99, 0.01, 0, 0.3 */
     double pid_ratio_limit; /* PID only while rel_dual / rel_primal is within [1/L, L] (1e6) */
+    double pid_step_limit;  /* a restart changes omega by at most this factor (100; 0: no limit) */
 
     int polish;          /* feasibility polishing (off) */
     int step_boost;      /* active-set step-size boost (off) */

@@ -41,6 +41,33 @@ static void test_pid_steps(void)
     CHECK(loop.pid.integral == 0.0 && loop.pid.e_prev == 0.0, "safeguard resets the PID state");
 }
 
+/* --weight-step-limit: d_d / d_p = e^5 from omega = 1 would move omega by exp(0.99 * 5 +
+ * 0.01 * 5) = e^5; with F = 10 it moves by 10 exactly, and down by 1/10 the other way. */
+static void test_pid_step_limit(void)
+{
+    slp_settings_t set;
+    slp_settings_default(&set);
+    set.pid_step_limit = 10.0;
+    slp_pdhg_t s = {0};
+    s.set = &set;
+    s.omega = 1.0;
+    slp_loop_t loop;
+    slp_loop_init(&loop, 1.0, 1);
+    slp_check_scalars_t chk = {.dist_x = 1.0, .dist_y = exp(5.0), .rel_p = 1.0, .rel_d = 1.0};
+    slp_pdhg_update_weight(&s, &loop.pid, &chk);
+    CHECK_CLOSE(s.omega, 10.0, 1e-13);
+    slp_loop_init(&loop, 1.0, 1);
+    s.omega = 1.0;
+    chk.dist_y = exp(-5.0);
+    slp_pdhg_update_weight(&s, &loop.pid, &chk);
+    CHECK_CLOSE(s.omega, 0.1, 1e-14);
+    set.pid_step_limit = 0.0; /* no limit: the full step */
+    slp_loop_init(&loop, 1.0, 1);
+    s.omega = 1.0;
+    slp_pdhg_update_weight(&s, &loop.pid, &chk);
+    CHECK_CLOSE(s.omega, exp(-5.0), 1e-14);
+}
+
 static void test_restart_rules(void)
 {
     slp_settings_t set;
@@ -67,6 +94,7 @@ static void test_restart_rules(void)
 int main(void)
 {
     test_pid_steps();
+    test_pid_step_limit();
     test_restart_rules();
     return check_summary();
 }
