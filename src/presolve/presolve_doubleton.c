@@ -286,7 +286,7 @@ static int by_row_col(const void *pa, const void *pb)
 
 /* Add the received fill to the block (entries merged, cancellations dropped).
  * *net is entries added minus entries dropped. */
-static slp_err merge_fill(ps_ctx_t *x, fill_t *fill, int64_t nfill, int stage, int64_t *net)
+static slp_err merge_fill(ps_ctx_t *x, fill_t *fill, int64_t nfill, int64_t *net)
 {
     slp_csr_t *a = &x->lp->A;
     qsort(fill, (size_t)nfill, sizeof *fill, by_row_col);
@@ -358,7 +358,7 @@ static slp_err eliminate(dbl_t *d, int64_t *changed)
     SLP_CALL(ps_compact_block(x, stage, &removed));
     slp_err rc = exchange(d, &mine);
     if (rc == SLP_OK)
-        rc = merge_fill(x, mine.v, mine.n, stage, &net);
+        rc = merge_fill(x, mine.v, mine.n, &net);
     free(mine.v);
     SLP_CALL(rc);
     double colv[2] = {cols, crossed}, rowv[2] = {rows, objshift}, blk[1] = {(double)(removed - net)};

@@ -188,24 +188,35 @@ static void judge_pair(int rows, const line_sig_t *j, const line_sig_t *k, paral
     v[1].role = PAR_REMOVE;
 }
 
-/* Records sent to rank dest[t] of comm (ordered by destination, then exchanged). */
-static slp_err route(slp_comm_t *comm, const void *rec, size_t size_rec, int64_t nrec,
-                     const int32_t *dest, void **recv, int64_t *nrecv)
+/* Records sent to rank dest_of(record, size) of comm: ordered by destination and
+ * exchanged. `local` is the caller's status so far (when not SLP_OK, rec is not read):
+ * one agreement covers it and route's own allocations, so every rank enters the
+ * exchange or none does. */
+static slp_err route(slp_comm_t *comm, slp_err local, const void *rec, size_t size_rec,
+                     int64_t nrec, int (*dest_of)(const void *rec, int size), void **recv,
+                     int64_t *nrecv)
 {
     int size = slp_comm_size(comm);
-    int64_t *start = slp_calloc((size_t)size + 1, sizeof *start);
-    int64_t *count = slp_calloc((size_t)size + 1, sizeof *count);
-    char *sorted = malloc((size_t)nrec * size_rec + 1);
-    slp_err rc = start && count && sorted ? SLP_OK
-                                          : slp_error(SLP_ERR_NOMEM, "presolve: out of memory");
+    int64_t *start = NULL, *count = NULL;
+    char *sorted = NULL;
+    slp_err rc = local;
+    if (rc == SLP_OK) {
+        start = slp_calloc((size_t)size + 1, sizeof *start);
+        count = slp_calloc((size_t)size + 1, sizeof *count);
+        sorted = malloc((size_t)nrec * size_rec + 1);
+        if (!start || !count || !sorted)
+            rc = slp_error(SLP_ERR_NOMEM, "presolve: out of memory");
+    }
+    const char *in = rec;
     if (rc == SLP_OK) {
         for (int64_t t = 0; t < nrec; t++)
-            count[dest[t]]++;
+            count[dest_of(in + (size_t)t * size_rec, size)]++;
         for (int d = 0; d < size; d++)
             start[d + 1] = start[d] + count[d];
-        for (int64_t t = 0; t < nrec; t++)
-            memcpy(sorted + (size_t)(start[dest[t]]++) * size_rec,
-                   (const char *)rec + (size_t)t * size_rec, size_rec);
+        for (int64_t t = 0; t < nrec; t++) {
+            const char *r = in + (size_t)t * size_rec;
+            memcpy(sorted + (size_t)(start[dest_of(r, size)]++) * size_rec, r, size_rec);
+        }
     }
     rc = slp_comm_agree(comm, rc);
     if (rc == SLP_OK)
@@ -214,6 +225,17 @@ static slp_err route(slp_comm_t *comm, const void *rec, size_t size_rec, int64_t
     free(count);
     free(start);
     return rc;
+}
+
+/* Destinations: a signature's join rank, a verdict's line block. */
+static int signature_dest(const void *rec, int size)
+{
+    return (int)(((const line_sig_t *)rec)->h1 % (uint64_t)size);
+}
+static int verdict_dest(const void *rec, int size)
+{
+    (void)size;
+    return ((const parallel_rec_t *)rec)->owner;
 }
 
 /* Pairs of a sorted run of signatures: two by two within each group of equal
@@ -251,22 +273,13 @@ static slp_err join(const lines_t *ln, line_sig_t *sig, int64_t nsig, parallel_r
     qsort(sig, (size_t)nsig, sizeof *sig, by_signature);
     int64_t nv = judge_groups(ln, sig, nsig, NULL);
     parallel_rec_t *v = NULL;
-    int32_t *dest = NULL;
     slp_err rc = slp_alloc(&v, (size_t)nv + 1, sizeof *v);
     if (rc == SLP_OK)
-        rc = slp_alloc(&dest, (size_t)nv + 1, sizeof *dest);
-    if (rc == SLP_OK) {
         judge_groups(ln, sig, nsig, v);
-        for (int64_t t = 0; t < nv; t++)
-            dest[t] = v[t].owner;
-    }
-    rc = slp_comm_agree(ln->across, rc);
     void *recv = NULL;
     int64_t nrecv = 0;
-    if (rc == SLP_OK)
-        rc = route(ln->across, v, sizeof *v, nv, dest, &recv, &nrecv);
+    rc = route(ln->across, rc, v, sizeof *v, nv, verdict_dest, &recv, &nrecv);
     free(v);
-    free(dest);
     if (rc == SLP_OK)
         rc = slp_grow(out, cap, *nout + nrecv, sizeof **out, 64, "presolve's parallel lines");
     if (rc == SLP_OK && nrecv > 0) {
@@ -291,10 +304,7 @@ static slp_err join_batch(ps_ctx_t *x, const lines_t *ln, const uint64_t *h, con
     for (int64_t t = 0; t < L; t++)
         ns += (int64_t)((h[t] / size) % (uint64_t)nb) == b;
     line_sig_t *sig = NULL;
-    int32_t *dest = NULL;
     slp_err rc = slp_alloc(&sig, (size_t)ns + 1, sizeof *sig);
-    if (rc == SLP_OK)
-        rc = slp_alloc(&dest, (size_t)ns + 1, sizeof *dest);
     ns = 0;
     for (int64_t t = 0; rc == SLP_OK && t < L; t++) {
         int64_t cnt = ln->rows ? x->rcnt[t] : x->ccnt[t];
@@ -303,17 +313,13 @@ static slp_err join_batch(ps_ctx_t *x, const lines_t *ln, const uint64_t *h, con
         if (!kept || cnt == 0 || (!ln->rows && lo == hi) ||
             (int64_t)((h[t] / size) % (uint64_t)nb) != b)
             continue;
-        sig[ns] = (line_sig_t){h[t], h[L + t], cnt, ln->lo + t, pval[t],
-                               ln->rows ? 0.0 : sg * lp->obj[t], lo, hi, (int32_t)ln->block};
-        dest[ns++] = (int32_t)(h[t] % size);
+        sig[ns++] = (line_sig_t){h[t], h[L + t], cnt, ln->lo + t, pval[t],
+                                 ln->rows ? 0.0 : sg * lp->obj[t], lo, hi, (int32_t)ln->block};
     }
-    rc = slp_comm_agree(ln->across, rc);
     void *recv = NULL;
     int64_t nrecv = 0;
-    if (rc == SLP_OK)
-        rc = route(ln->across, sig, sizeof *sig, ns, dest, &recv, &nrecv);
+    rc = route(ln->across, rc, sig, sizeof *sig, ns, signature_dest, &recv, &nrecv);
     free(sig);
-    free(dest);
     if (rc == SLP_OK)
         rc = join(ln, recv, nrecv, v, nv, cap);
     free(recv);
@@ -453,17 +459,18 @@ slp_err ps_pass_parallel(ps_ctx_t *x, int rows, int64_t *changed)
     slp_err rc = slp_comm_agree(x->grid->world, find_pairs(x, &ln, &v, &nv));
     if (rc == SLP_OK)
         rc = merge(x, &ln, v, nv, changed);
+    if (rows || rc != SLP_OK) {
+        free(v);
+        return rc;
+    }
     memset(x->col_mark, 0, (size_t)lp->n_loc);
-    for (int64_t t = 0; rc == SLP_OK && t < nv; t++)
+    for (int64_t t = 0; t < nv; t++)
         if (v[t].role == PAR_FIX) {
             int64_t j = v[t].line - lp->col_lo;
             lp->lv[j] = lp->uv[j] = v[t].value;
             x->col_mark[j] = 1;
         }
     free(v);
-    SLP_CALL(slp_comm_agree(x->grid->world, rc));
-    if (rows)
-        return SLP_OK;
     return ps_pass_fixcol(x, SLP_PRESOLVE_PARALLEL_FIX, x->col_mark, changed);
 }
 
@@ -494,7 +501,14 @@ static double split_row(const parallel_rec_t *r, double yp)
 typedef struct merged_value {
     int64_t line; /* the removed line (global) */
     double v;     /* its survivor's x' or y' */
+    int32_t dest; /* the removed line's block */
 } merged_value_t;
+
+static int merged_value_dest(const void *rec, int size)
+{
+    (void)size;
+    return ((const merged_value_t *)rec)->dest;
+}
 
 /* The survivors' values sent to the removed lines' ranks: val[t] of the removed local
  * line t after the call (in buf). */
@@ -505,25 +519,17 @@ static slp_err send_survivor_values(const slp_presolve_t *p, int s, slp_comm_t *
     for (int64_t t = 0; t < p->n_par; t++)
         nsend += p->par[t].stage == s && p->par[t].role == PAR_KEEP;
     merged_value_t *send = NULL;
-    int32_t *dest = NULL;
     slp_err rc = slp_alloc(&send, (size_t)nsend + 1, sizeof *send);
-    if (rc == SLP_OK)
-        rc = slp_alloc(&dest, (size_t)nsend + 1, sizeof *dest);
     nsend = 0;
     for (int64_t t = 0; rc == SLP_OK && t < p->n_par; t++) {
         const parallel_rec_t *r = &p->par[t];
-        if (r->stage == s && r->role == PAR_KEEP) {
-            dest[nsend] = r->peer_owner;
-            send[nsend++] = (merged_value_t){r->peer, val[r->line - lo]};
-        }
+        if (r->stage == s && r->role == PAR_KEEP)
+            send[nsend++] = (merged_value_t){r->peer, val[r->line - lo], r->peer_owner};
     }
-    rc = slp_comm_agree(across, rc);
     void *recv = NULL;
     int64_t nrecv = 0;
-    if (rc == SLP_OK)
-        rc = route(across, send, sizeof *send, nsend, dest, &recv, &nrecv);
+    rc = route(across, rc, send, sizeof *send, nsend, merged_value_dest, &recv, &nrecv);
     free(send);
-    free(dest);
     const merged_value_t *got = recv;
     for (int64_t t = 0; rc == SLP_OK && t < nrecv; t++)
         buf[got[t].line - lo] = got[t].v;
