@@ -10,7 +10,9 @@ optimal and its objective is within 1e-3 (tol >= 1e-4; else 1e-6) of the referen
 (scripts/corpus.py reference_objective). Writes one CSV row per (LP, solver) and prints,
 and with --markdown writes, the table of docs/corpus.md "Against HiGHS's PDLPs": solved
 counts, and the shifted geometric mean of iterations (shift 10) on the LPs every solver
-solves.
+solves. With --solvers and --previous, the solvers not named are not run again: their rows
+come from an earlier CSV of the same corpus and tolerance (after a change to shardlp, only
+shardlp reruns; the iteration counts of the others do not depend on the run).
 
     build/pyenv/bin/python bench/corpus_pdlp.py --tol 1e-4 --limit 60 --jobs 2 \\
         --csv bench/results/method/pdlp-1e-4.csv --markdown bench/results/method/pdlp-1e-4.md
@@ -45,6 +47,24 @@ def run(row, solver, shared, tol, limit):
                 solved=r["status"] == "optimal" and err <= threshold)
 
 
+def previous_rows(path, rows, run_now):
+    """The rows of an earlier CSV for the LPs in `rows` and the solvers not in `run_now`."""
+    names = {r["name"] for r in rows}
+    kept = []
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            if r["name"] in names and r["solver"] not in run_now:
+                r["nonzeros"] = int(r["nonzeros"])
+                r["iterations"] = int(r["iterations"] or 0)
+                r["seconds"] = float(r["seconds"])
+                r["solved"] = r["solved"] == "True"
+                kept.append(r)
+    missing = len(names) * (len(SOLVERS) - len(run_now)) - len(kept)
+    if missing:
+        sys.exit(f"{path}: {missing} (LP, solver) rows missing for the solvers not run")
+    return kept
+
+
 def sgm(values, shift=10.0):
     return math.exp(sum(math.log(v + shift) for v in values) / len(values)) - shift
 
@@ -74,17 +94,26 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--max-nnz", type=int, default=100000)
     ap.add_argument("--only", help="comma-separated instance names")
+    ap.add_argument("--solvers", default=",".join(SOLVERS),
+                    help="comma-separated solvers to run (default: all three)")
+    ap.add_argument("--previous", help="CSV of an earlier run: the rows of the solvers not "
+                    "run come from it")
     ap.add_argument("--csv")
     ap.add_argument("--markdown")
     a = ap.parse_args()
+    run_now = a.solvers.split(",")
+    unknown = [s for s in run_now if s not in SOLVERS]
+    if unknown or (len(run_now) < len(SOLVERS) and not a.previous):
+        ap.error(f"--solvers: choose from {','.join(SOLVERS)}; fewer than all needs --previous")
     rows = [r for r in corpus.load_index(a.shared)
             if int(r["nonzeros"]) <= a.max_nnz and r["status"] == "optimal"]
     if a.only:
         wanted = set(a.only.split(","))
         rows = [r for r in rows if r["name"] in wanted]
+    results = previous_rows(a.previous, rows, run_now) if a.previous else []
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        jobs = [pool.submit(run, r, s, a.shared, a.tol, a.limit) for r in rows for s in SOLVERS]
-        results = [j.result() for j in jobs]
+        jobs = [pool.submit(run, r, s, a.shared, a.tol, a.limit) for r in rows for s in run_now]
+        results += [j.result() for j in jobs]
     if a.csv:
         with open(a.csv, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=FIELDS)

@@ -33,8 +33,9 @@ static const slp_option_t TABLE[] = {
      "size, iterations, polishing, postsolve (inf: none)"},
     {"iter-limit", "pdlp_iteration_limit", SLP_OPT_INT64, SOLVER(iter_limit), 1, I64MAX, NULL, NULL, "termination",
      "N", "iteration limit (checked at every evaluation)"},
-    {"eval-freq", NULL, SLP_OPT_INT, SOLVER(eval_freq), 3, 1000000, NULL, NULL, "termination",
-     "K", "iterations between termination checks"},
+    {"eval-freq", NULL, SLP_OPT_INT, SOLVER(eval_freq), 0, 1000000, NULL, NULL, "termination",
+     "K", "iterations between termination checks (0: 64 at tolerances of 1e-5 and looser, "
+     "else 200; docs/algorithm.md section 3)"},
     {"eps-infeas", NULL, SLP_OPT_REAL, SOLVER(eps_infeas), 0.0, 1.0, NULL, NULL, "termination",
      "E", "tolerance of the infeasibility certificate tests"},
     /* distribution */
@@ -72,6 +73,10 @@ static const slp_option_t TABLE[] = {
     {"weight-step-limit", NULL, SLP_OPT_REAL, SOLVER(pid_step_limit), 0.0, BIG, NULL, NULL,
      "method", "F", "a restart changes the primal weight by at most the factor F (0: no "
      "limit; docs/algorithm.md section 3)"},
+    {"weight-hold-first", NULL, SLP_OPT_CHOICE, SOLVER(pid_hold_first), 0, 0, "auto|off|on",
+     NULL, "method", "WHEN", "the first restart, forced at the first check, keeps the primal "
+     "weight (auto: when checks come every 99 iterations or fewer; docs/algorithm.md section "
+     "3)"},
     {"step-boost", NULL, SLP_OPT_BOOL, SOLVER(step_boost), 0, 0, NULL, NULL, "method", NULL,
      "active-set step-size boost (docs/algorithm.md section 3)"},
     {"polish", NULL, SLP_OPT_BOOL, SOLVER(polish), 0, 0, NULL, NULL, "method", NULL,

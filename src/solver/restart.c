@@ -3,6 +3,16 @@
 
 #include "solver/solver_internal.h"
 
+/* The weight whose check had the most balanced residuals, the PID's fallback. */
+static void record_best_weight(const slp_pdhg_t *s, slp_pid_t *pid, double ratio)
+{
+    double g = fabs(log10(ratio));
+    if (g < pid->g_best) {
+        pid->g_best = g;
+        pid->omega_best = s->omega;
+    }
+}
+
 /* PID update of log(omega) at a restart (docs/algorithm.md section 3). */
 void slp_pdhg_update_weight(slp_pdhg_t *s, slp_pid_t *pid, const slp_check_scalars_t *chk)
 {
@@ -25,11 +35,7 @@ void slp_pdhg_update_weight(slp_pdhg_t *s, slp_pid_t *pid, const slp_check_scala
         pid->integral = 0.0;
         pid->e_prev = 0.0;
     }
-    double g = fabs(log10(ratio));
-    if (g < pid->g_best) {
-        pid->g_best = g;
-        pid->omega_best = s->omega;
-    }
+    record_best_weight(s, pid, ratio);
 }
 
 int slp_pdhg_should_restart(const slp_pdhg_t *s, int64_t total, int64_t epoch, double fpe,
@@ -72,7 +78,11 @@ void slp_pdhg_after_check(slp_pdhg_t *s, slp_loop_t *loop, const slp_check_scala
     loop->fpe_last = chk->fpe;
     if (!restart)
         return;
-    if (loop->use_pid)
+    /* The first restart comes at the first check, forced: its distances are those of a
+       few iterations from the start, so with --weight-hold-first on it keeps omega. */
+    if (loop->use_pid && s->set->pid_hold_first == SLP_HOLD_ON && loop->restarts == 0)
+        record_best_weight(s, &loop->pid, chk->rel_d / chk->rel_p);
+    else if (loop->use_pid)
         slp_pdhg_update_weight(s, &loop->pid, chk);
     slp_pdhg_restart_at_pdhg_point(s);
     loop->epoch = 0;

@@ -17,7 +17,7 @@ void slp_settings_default(slp_settings_t *s)
     s->eps_infeas = 1e-8;
     s->time_limit = INFINITY; /* none, as in HiGHS */
     s->iter_limit = INT64_MAX;
-    s->eval_freq = 200;
+    s->eval_freq = 0; /* automatic */
     s->geo_iters = 12;
     s->ruiz_iters = 10;
     s->pock_chambolle = 1;
@@ -32,6 +32,7 @@ void slp_settings_default(slp_settings_t *s)
     s->pid_decay = 0.3;
     s->pid_ratio_limit = 1e6;
     s->pid_step_limit = 100.0;
+    s->pid_hold_first = SLP_HOLD_AUTO;
     s->polish = 0;
     s->step_boost = 0;
     s->block_copies = 0;
@@ -40,4 +41,21 @@ void slp_settings_default(slp_settings_t *s)
     s->comm_support = 0;
     s->comm_lib = 0; /* SLP_COMM_LIB_AUTO */
     s->log_every_check = 0;
+}
+
+/* The loosest and tightest automatic intervals, and the target that divides them
+ * (measured on the corpus at 1e-4 and 1e-8, docs/algorithm.md section 3). */
+#define SLP_EVAL_LOOSE 64
+#define SLP_EVAL_TIGHT 200
+#define SLP_LOOSE_TARGET 1e-5
+/* Below this interval the first restart's distances are noise. */
+#define SLP_HOLD_BELOW 100
+
+void slp_settings_resolve(slp_settings_t *s)
+{
+    double target = s->detailed ? fmax(s->eps_abs, s->eps_rel) : s->tol;
+    if (s->eval_freq <= 0)
+        s->eval_freq = target >= SLP_LOOSE_TARGET ? SLP_EVAL_LOOSE : SLP_EVAL_TIGHT;
+    if (s->pid_hold_first == SLP_HOLD_AUTO)
+        s->pid_hold_first = s->eval_freq < SLP_HOLD_BELOW ? SLP_HOLD_ON : SLP_HOLD_OFF;
 }

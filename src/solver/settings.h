@@ -22,7 +22,7 @@ typedef struct slp_settings {
 
     double time_limit;   /* seconds of wall clock from the start of the main loop (3600) */
     int64_t iter_limit;  /* INT64_MAX */
-    int eval_freq;       /* 200 */
+    int eval_freq;       /* 0: automatic (slp_settings_resolve) */
 
     int geo_iters;       /* geometric-mean passes before Ruiz (12) */
     int ruiz_iters;      /* 10 */
@@ -36,6 +36,7 @@ typedef struct slp_settings {
     double pid_kp, pid_ki, pid_kd, pid_decay; /* 0.99, 0.01, 0, 0.3 */
     double pid_ratio_limit; /* PID only while rel_dual / rel_primal is within [1/L, L] (1e6) */
     double pid_step_limit;  /* a restart changes omega by at most this factor (100; 0: no limit) */
+    int pid_hold_first;     /* the first restart keeps omega (SLP_HOLD_AUTO) */
 
     int polish;          /* feasibility polishing (off) */
     int step_boost;      /* active-set step-size boost (off) */
@@ -48,5 +49,13 @@ typedef struct slp_settings {
 } slp_settings_t;
 
 void slp_settings_default(slp_settings_t *s);
+
+/* pid_hold_first's values (the --weight-hold-first choices, in order). */
+enum { SLP_HOLD_AUTO = 0, SLP_HOLD_OFF = 1, SLP_HOLD_ON = 2 };
+/* The check interval and the first restart's weight where they are automatic
+ * (docs/algorithm.md section 3): a target of 1e-5 or looser checks every 64
+ * iterations, a tighter one every 200; the first restart keeps omega when the
+ * interval is below 100. Every solve resolves its settings once, at its start. */
+void slp_settings_resolve(slp_settings_t *s);
 
 #endif

@@ -547,9 +547,11 @@ slp_err slp_solve(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
     static const slp_solve_inputs_t none = {0};
     memset(result, 0, sizeof *result);
     slp_pdhg_t s = {0};
+    slp_settings_t set = *settings;
+    slp_settings_resolve(&set);
     s.be = be;
     s.grid = grid;
-    s.set = settings;
+    s.set = &set;
     s.in = inputs ? inputs : &none;
     s.n = lp->n_loc;
     s.m = lp->m_loc;

@@ -21,9 +21,11 @@ static void test_defaults(void)
 {
     slp_run_options_t o;
     slp_run_options_default(&o);
-    /* docs/cli.md and docs/algorithm.md: tol 1e-4, eval 200, no time limit, l2, presolve on */
+    /* docs/cli.md and docs/algorithm.md: tol 1e-4, the automatic check interval, no time
+     * limit, l2, presolve on */
     CHECK(o.solver.tol == 1e-4, "tol %g", o.solver.tol);
-    CHECK(o.solver.eval_freq == 200, "eval_freq %d", o.solver.eval_freq);
+    CHECK(o.solver.eval_freq == 0 && o.solver.pid_hold_first == SLP_HOLD_AUTO, "eval_freq %d",
+          o.solver.eval_freq);
     CHECK(isinf(o.solver.time_limit) && o.solver.time_limit > 0, "time limit %g",
           o.solver.time_limit);
     CHECK(o.output_flag == 1 && o.write_solution == 1 && o.solution_style == 0, "HiGHS switches");

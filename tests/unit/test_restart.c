@@ -68,10 +68,88 @@ static void test_pid_step_limit(void)
     CHECK_CLOSE(s.omega, exp(-5.0), 1e-14);
 }
 
+static void copy_vector(slp_backend_t *be, double *dst, const double *src, int64_t len)
+{
+    (void)be;
+    for (int64_t i = 0; i < len; i++)
+        dst[i] = src[i];
+}
+
+/* --weight-hold-first: the first restart (forced at the first check) keeps omega = 1 and
+ * records it as the best weight (ratio 10: g = 1); the second restart, with d_d / d_p = e,
+ * runs the PID from there: omega = exp(0.99 + 0.01) = e. Without the setting the first
+ * restart already moves omega to e. */
+static void test_pid_hold_first(void)
+{
+    slp_settings_t set;
+    slp_settings_default(&set);
+    set.eval_freq = 64;
+    set.pid_hold_first = SLP_HOLD_ON;
+    slp_backend_t be = {.vec_copy = copy_vector};
+    double x[1] = {0}, x0[1] = {0}, xhat[1] = {2}, y[1] = {0}, y0[1] = {0}, yhat[1] = {3};
+    slp_pdhg_t s = {.set = &set, .be = &be, .n = 1, .m = 1, .omega = 1.0, .x = x, .x0 = x0,
+                    .xhat = xhat, .y = y, .y0 = y0, .yhat = yhat};
+    slp_loop_t loop;
+    slp_loop_init(&loop, 1.0, 1);
+    slp_check_scalars_t chk = {.dist_x = 1.0, .dist_y = exp(1.0), .rel_p = 1.0, .rel_d = 10.0};
+    loop.total = loop.epoch = set.eval_freq;
+    slp_pdhg_after_check(&s, &loop, &chk);
+    CHECK(loop.restarts == 1 && x0[0] == 2.0 && y[0] == 3.0, "the first check restarts");
+    CHECK_CLOSE(s.omega, 1.0, 0.0);
+    CHECK_CLOSE(loop.pid.g_best, 1.0, 1e-14);
+    loop.total = 10 * set.eval_freq; /* artificial restart: epoch >= 0.36 total */
+    loop.epoch = 4 * set.eval_freq;
+    slp_pdhg_after_check(&s, &loop, &chk);
+    CHECK(loop.restarts == 2, "the second restart");
+    CHECK_CLOSE(s.omega, exp(1.0), 1e-14);
+    set.pid_hold_first = SLP_HOLD_OFF;
+    s.omega = 1.0;
+    slp_loop_init(&loop, 1.0, 1);
+    loop.total = loop.epoch = set.eval_freq;
+    slp_pdhg_after_check(&s, &loop, &chk);
+    CHECK_CLOSE(s.omega, exp(1.0), 1e-14);
+}
+
+/* The automatic interval and hold: 64 and on for targets of 1e-5 and looser (the
+ * relative tol, or the larger of eps_abs and eps_rel), 200 and off below; a given
+ * interval is kept, and the hold follows it. */
+static void test_resolve(void)
+{
+    struct { int detailed; double tol, eps_abs, eps_rel; int eval, want_eval, want_hold; } cases[] = {
+        {0, 1e-4, 0, 0, 0, 64, SLP_HOLD_ON},
+        {0, 1e-5, 0, 0, 0, 64, SLP_HOLD_ON},
+        {0, 1e-6, 0, 0, 0, 200, SLP_HOLD_OFF},
+        {0, 1e-8, 0, 0, 0, 200, SLP_HOLD_OFF},
+        {1, 1e-8, 1e-8, 1e-4, 0, 64, SLP_HOLD_ON},
+        {1, 1e-4, 1e-8, 1e-8, 0, 200, SLP_HOLD_OFF},
+        {0, 1e-4, 0, 0, 200, 200, SLP_HOLD_OFF},
+        {0, 1e-8, 0, 0, 32, 32, SLP_HOLD_ON},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        slp_settings_t set;
+        slp_settings_default(&set);
+        set.detailed = cases[k].detailed;
+        set.tol = cases[k].tol;
+        set.eps_abs = cases[k].eps_abs;
+        set.eps_rel = cases[k].eps_rel;
+        set.eval_freq = cases[k].eval;
+        slp_settings_resolve(&set);
+        CHECK(set.eval_freq == cases[k].want_eval && set.pid_hold_first == cases[k].want_hold,
+              "case %zu: interval %d hold %d, want %d %d", k, set.eval_freq, set.pid_hold_first,
+              cases[k].want_eval, cases[k].want_hold);
+    }
+    slp_settings_t set;
+    slp_settings_default(&set);
+    set.pid_hold_first = SLP_HOLD_OFF; /* a choice made is kept */
+    slp_settings_resolve(&set);
+    CHECK(set.eval_freq == 64 && set.pid_hold_first == SLP_HOLD_OFF, "hold off kept");
+}
+
 static void test_restart_rules(void)
 {
     slp_settings_t set;
     slp_settings_default(&set);
+    set.eval_freq = 200;
     slp_pdhg_t s = {0};
     s.set = &set;
     /* (total, epoch, fpe, fpe0, fpe_last) -> restart?  with 0.2 / 0.5 / 0.36 and N = 200 */
@@ -95,6 +173,8 @@ int main(void)
 {
     test_pid_steps();
     test_pid_step_limit();
+    test_pid_hold_first();
+    test_resolve();
     test_restart_rules();
     return check_summary();
 }

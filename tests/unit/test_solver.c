@@ -46,6 +46,7 @@ static void test_two_inequalities(void)
     CHECK_CLOSE(res.y[1], -0.2, 1e-6);
     CHECK_CLOSE(res.rc[0], 0.0, 1e-6);
     CHECK_CLOSE(res.ax[0], 4.0, 1e-6);
+    /* 1e-8: checks every 200 iterations (docs/algorithm.md section 3) */
     CHECK(res.iterations % 200 == 0 && res.iterations >= 400, "iterations %lld",
           (long long)res.iterations);
     slp_result_free(&res);
