@@ -3,16 +3,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A slot: the key is an offset into the index's arena, plus one (0 = empty slot). */
 typedef struct {
-    char *key;     /* NULL = empty slot */
+    int64_t key;
     uint64_t hash;
     int64_t value;
 } slot_t;
 
+/* Keys are stored one after another, NUL-terminated, in one growing arena: a key
+ * costs its length plus one byte instead of a heap block (32 bytes or more), and the
+ * table grows at three quarters full (docs/memory.md "The MPS reader"). */
 struct slp_name_index {
     slot_t *slots;
     int64_t capacity; /* power of two */
     int64_t count;
+    char *arena;
+    size_t arena_used, arena_cap;
 };
 
 /* FNV-1a, 64-bit. */
@@ -33,7 +39,7 @@ slp_err slp_name_index_create(int64_t expected, slp_name_index_t **out)
     if (!index)
         return SLP_ERR_NOMEM;
     int64_t capacity = 16;
-    while (capacity < 2 * expected)
+    while (4 * expected > 3 * capacity)
         capacity *= 2;
     index->slots = slp_calloc((size_t)capacity, sizeof(slot_t));
     if (!index->slots) {
@@ -49,19 +55,44 @@ void slp_name_index_destroy(slp_name_index_t **index)
 {
     if (!index || !*index)
         return;
-    for (int64_t k = 0; k < (*index)->capacity; k++)
-        free((*index)->slots[k].key);
+    free((*index)->arena);
     free((*index)->slots);
     free(*index);
     *index = NULL;
 }
 
-static int64_t probe(const slot_t *slots, int64_t capacity, const char *name, uint64_t hash)
+static const char *key_of(const slp_name_index_t *index, const slot_t *slot)
+{
+    return index->arena + slot->key - 1;
+}
+
+static int64_t probe(const slp_name_index_t *index, const slot_t *slots, int64_t capacity,
+                     const char *name, uint64_t hash)
 {
     int64_t mask = capacity - 1;
     for (int64_t k = (int64_t)(hash & (uint64_t)mask);; k = (k + 1) & mask)
-        if (!slots[k].key || (slots[k].hash == hash && !strcmp(slots[k].key, name)))
+        if (!slots[k].key || (slots[k].hash == hash && !strcmp(key_of(index, &slots[k]), name)))
             return k;
+}
+
+/* name copied to the end of the arena; its offset plus one in *key. */
+static slp_err store_key(slp_name_index_t *index, const char *name, int64_t *key)
+{
+    size_t len = strlen(name) + 1;
+    if (index->arena_used + len > index->arena_cap) {
+        size_t cap = index->arena_cap ? index->arena_cap : 4096;
+        while (index->arena_used + len > cap)
+            cap *= 2;
+        char *bigger = realloc(index->arena, cap);
+        if (!bigger)
+            return slp_error(SLP_ERR_NOMEM, "out of memory for %zu bytes of names", cap);
+        index->arena = bigger;
+        index->arena_cap = cap;
+    }
+    memcpy(index->arena + index->arena_used, name, len);
+    *key = (int64_t)index->arena_used + 1;
+    index->arena_used += len;
+    return SLP_OK;
 }
 
 static slp_err grow(slp_name_index_t *index)
@@ -73,7 +104,7 @@ static slp_err grow(slp_name_index_t *index)
     for (int64_t k = 0; k < index->capacity; k++) {
         slot_t *old = &index->slots[k];
         if (old->key)
-            slots[probe(slots, capacity, old->key, old->hash)] = *old;
+            slots[probe(index, slots, capacity, key_of(index, old), old->hash)] = *old;
     }
     free(index->slots);
     index->slots = slots;
@@ -84,10 +115,10 @@ static slp_err grow(slp_name_index_t *index)
 slp_err slp_name_index_insert(slp_name_index_t *index, const char *name, int64_t value,
                               int *inserted, int64_t *existing)
 {
-    if (2 * (index->count + 1) > index->capacity)
+    if (4 * (index->count + 1) > 3 * index->capacity)
         SLP_CALL(grow(index));
     uint64_t hash = hash_name(name);
-    slot_t *slot = &index->slots[probe(index->slots, index->capacity, name, hash)];
+    slot_t *slot = &index->slots[probe(index, index->slots, index->capacity, name, hash)];
     if (slot->key) {
         if (existing)
             *existing = slot->value;
@@ -95,9 +126,7 @@ slp_err slp_name_index_insert(slp_name_index_t *index, const char *name, int64_t
             *inserted = 0;
         return SLP_OK;
     }
-    slot->key = slp_strdup(name);
-    if (!slot->key)
-        return SLP_ERR_NOMEM;
+    SLP_CALL(store_key(index, name, &slot->key));
     slot->hash = hash;
     slot->value = value;
     index->count++;
@@ -109,7 +138,7 @@ slp_err slp_name_index_insert(slp_name_index_t *index, const char *name, int64_t
 int64_t slp_name_index_find(const slp_name_index_t *index, const char *name)
 {
     uint64_t hash = hash_name(name);
-    const slot_t *slot = &index->slots[probe(index->slots, index->capacity, name, hash)];
+    const slot_t *slot = &index->slots[probe(index, index->slots, index->capacity, name, hash)];
     return slot->key ? slot->value : -1;
 }
 
