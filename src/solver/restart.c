@@ -3,10 +3,16 @@
 
 #include "solver/solver_internal.h"
 
-/* The weight whose check had the most balanced residuals, the PID's fallback. */
-static void record_best_weight(const slp_pdhg_t *s, slp_pid_t *pid, double ratio)
+/* rel. dual / rel. primal residual of a check: +inf when rel_p = 0, NaN when both are. */
+static double residual_ratio(const slp_check_scalars_t *chk)
 {
-    double g = fabs(log10(ratio));
+    return chk->rel_d / chk->rel_p;
+}
+
+/* The weight whose check had the most balanced residuals, the PID's fallback. */
+static void record_best_weight(const slp_pdhg_t *s, slp_pid_t *pid, const slp_check_scalars_t *chk)
+{
+    double g = fabs(log10(residual_ratio(chk)));
     if (g < pid->g_best) {
         pid->g_best = g;
         pid->omega_best = s->omega;
@@ -18,7 +24,7 @@ void slp_pdhg_update_weight(slp_pdhg_t *s, slp_pid_t *pid, const slp_check_scala
 {
     const slp_settings_t *set = s->set;
     double dp = chk->dist_x, dd = chk->dist_y;
-    double ratio = chk->rel_d / chk->rel_p; /* +inf when rel_p = 0, NaN when both are */
+    double ratio = residual_ratio(chk);
     double limit = set->pid_ratio_limit;
     if (dp > 1e-16 && dp < 1e12 && dd > 1e-16 && dd < 1e12 && ratio > 1 / limit &&
         ratio < limit) {
@@ -35,7 +41,7 @@ void slp_pdhg_update_weight(slp_pdhg_t *s, slp_pid_t *pid, const slp_check_scala
         pid->integral = 0.0;
         pid->e_prev = 0.0;
     }
-    record_best_weight(s, pid, ratio);
+    record_best_weight(s, pid, chk);
 }
 
 int slp_pdhg_should_restart(const slp_pdhg_t *s, int64_t total, int64_t epoch, double fpe,
@@ -81,7 +87,7 @@ void slp_pdhg_after_check(slp_pdhg_t *s, slp_loop_t *loop, const slp_check_scala
     /* The first restart comes at the first check, forced: its distances are those of a
        few iterations from the start, so with --weight-hold-first on it keeps omega. */
     if (loop->use_pid && s->set->pid_hold_first == SLP_HOLD_ON && loop->restarts == 0)
-        record_best_weight(s, &loop->pid, chk->rel_d / chk->rel_p);
+        record_best_weight(s, &loop->pid, chk);
     else if (loop->use_pid)
         slp_pdhg_update_weight(s, &loop->pid, chk);
     slp_pdhg_restart_at_pdhg_point(s);
