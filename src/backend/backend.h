@@ -50,14 +50,15 @@ typedef struct {
 typedef enum {
     SLP_CHECK_POINT = 0, /* residuals and objectives at the PDHG point:
                           * prod = A^T yhat (columns), A xhat (rows) */
-    SLP_CHECK_STEP = 1,  /* the FPE's cross term: prod = A^T dy (columns only) */
+    SLP_CHECK_STEP = 1,  /* the FPE's terms: prod = A^T dy (columns; rows read no
+                          * product) */
     SLP_CHECK_RAY = 2    /* an infeasibility ray: prod = A^T d_y (columns), A d_x (rows) */
 } slp_check_part;
 
 /* Local partial sums over this rank's column slice. Dual residual
  * rd = (c - A^T yhat - slack) * dcol. */
 enum {
-    SLP_COL_DX2,      /* POINT: ||dx||^2 */
+    SLP_COL_DX2,      /* STEP: ||dx||^2 */
     SLP_COL_DXQ,      /* STEP: dx . A^T dy */
     SLP_COL_RD2,      /* POINT: ||rd||^2 */
     SLP_COL_RDMAX,    /* POINT: max |rd| */
@@ -86,7 +87,7 @@ typedef struct {
 /* Local partial sums over this rank's row slice. Primal residual
  * rp = (A xhat - clamp(A xhat, l, u)) * drow. */
 enum {
-    SLP_ROW_DY2,      /* POINT: ||dy||^2 */
+    SLP_ROW_DY2,      /* STEP: ||dy||^2 */
     SLP_ROW_RP2,      /* POINT: ||rp||^2 */
     SLP_ROW_RPMAX,    /* POINT: max |rp| */
     SLP_ROW_DUALOBJ,  /* POINT: sum of max(y,0) l + min(y,0) u (finite parts) */
@@ -99,7 +100,7 @@ enum {
 };
 typedef struct {
     int64_t m;
-    slp_check_part part;                   /* POINT or RAY */
+    slp_check_part part;
     const double *prod;                    /* the part's product (above) */
     const double *yhat, *y0, *dy, *l, *u, *drow;
     const double *ray_y;                   /* RAY: the projected dual ray d_y */

@@ -27,11 +27,11 @@ SLP_INLINE void slp_col_check_coord(const slp_col_check_args *a, int64_t j, doub
             (lv == -INFINITY ? fmax(0.0, qr) : 0.0) + (uv == INFINITY ? fmax(0.0, -qr) : 0.0);
         s[SLP_COL_RAY_QVIOL] = fmax(s[SLP_COL_RAY_QVIOL], viol * a->dcol[j]);
     } else if (a->part == SLP_CHECK_STEP) {
+        s[SLP_COL_DX2] += a->dx[j] * a->dx[j];
         s[SLP_COL_DXQ] += a->dx[j] * a->prod[j];
     } else {
         double rd = (a->c[j] - a->prod[j] - a->slack[j]) * a->dcol[j];
         double dist = a->xhat[j] - a->x0[j];
-        s[SLP_COL_DX2] += a->dx[j] * a->dx[j];
         s[SLP_COL_RD2] += rd * rd;
         s[SLP_COL_RDMAX] = fmax(s[SLP_COL_RDMAX], fabs(rd));
         s[SLP_COL_CX] += a->c[j] * a->xhat[j];
@@ -53,10 +53,11 @@ SLP_INLINE void slp_row_check_coord(const slp_row_check_args *a, int64_t i, doub
         s[SLP_ROW_RAY_ABS] += fabs(term);
         double viol = (isfinite(l) ? fmax(0.0, -ad) : 0.0) + (isfinite(u) ? fmax(0.0, ad) : 0.0);
         s[SLP_ROW_RAY_VIOL] = fmax(s[SLP_ROW_RAY_VIOL], viol * a->drow[i]);
+    } else if (a->part == SLP_CHECK_STEP) {
+        s[SLP_ROW_DY2] += a->dy[i] * a->dy[i];
     } else {
         double rp = slp_row_violation(a->prod[i], l, u) * a->drow[i];
         double dist = a->yhat[i] - a->y0[i];
-        s[SLP_ROW_DY2] += a->dy[i] * a->dy[i];
         s[SLP_ROW_RP2] += rp * rp;
         s[SLP_ROW_RPMAX] = fmax(s[SLP_ROW_RPMAX], fabs(rp));
         s[SLP_ROW_DUALOBJ] += slp_dual_row_term(a->yhat[i], l, u);

@@ -288,7 +288,9 @@ static slp_err certify_infeasible(slp_grid_t *grid, const slp_local_problem_t *o
     /* The status is already proven; the certificate is worth a bounded effort only. */
     set.time_limit = fmin(set.time_limit, 10.0 + 2.0 * (slp_wall_seconds() - t_start));
     slp_result_t cert;
-    SLP_CALL(solve_copy(grid, orig, &set, &NO_INPUTS, 0, be, &cert));
+    /* A Farkas ray does not involve the objective; with c = 0 the solve cannot end
+     * unbounded instead (an LP both primal and dual infeasible). */
+    SLP_CALL(solve_copy(grid, orig, &set, &NO_INPUTS, 1, be, &cert));
     if (cert.status == SLP_STATUS_PRIMAL_INFEASIBLE && cert.ray_y) {
         free(result->ray_y);
         result->ray_y = cert.ray_y;

@@ -32,10 +32,10 @@ static const slp_option_t TABLE[] = {
      "SEC", "wall-clock seconds from the end of reading to the result: presolve, scaling, step "
      "size, iterations, polishing, postsolve (inf: none)"},
     {"iter-limit", "pdlp_iteration_limit", SLP_OPT_INT64, SOLVER(iter_limit), 1, I64MAX, NULL, NULL, "termination",
-     "N", "iteration limit (checked at every evaluation)"},
+     "N", "iteration limit (the last check comes at exactly N)"},
     {"eval-freq", NULL, SLP_OPT_INT, SOLVER(eval_freq), 0, 1000000, NULL, NULL, "termination",
-     "K", "iterations between termination checks (0: 64 at tolerances of 1e-5 and looser, "
-     "else 200; docs/algorithm.md section 3)"},
+     "K", "iterations between termination checks (0: 32 at tolerances of 1e-5 and looser, "
+     "else 64 for the first 10,000 iterations and 200 after; docs/algorithm.md section 3)"},
     {"eps-infeas", NULL, SLP_OPT_REAL, SOLVER(eps_infeas), 0.0, 1.0, NULL, NULL, "termination",
      "E", "tolerance of the infeasibility certificate tests"},
     /* distribution */

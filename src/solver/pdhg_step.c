@@ -133,8 +133,6 @@ static void add_part(slp_pdhg_t *s, slp_check_part part, double col[SLP_COL_COUN
     be->col_check(be, &ca, c);
     for (int e = 0; e < SLP_COL_COUNT; e++)
         col[e] += c[e]; /* each slot comes from one part; the others give 0 */
-    if (part == SLP_CHECK_STEP)
-        return;
     slp_row_check_args ra = {s->m, part, s->ax, s->yhat, s->y0, s->dy, s->lc, s->uc, s->drow,
                              s->dy};
     be->row_check(be, &ra, r);
@@ -146,11 +144,11 @@ static void add_part(slp_pdhg_t *s, slp_check_part part, double col[SLP_COL_COUN
  * in ax, synchronised), and its partials. The candidate is the last step
  * (xhat - x, yhat - y: dx, dy as they are), as in cuPDLPx, or the epoch's displacement
  * (xhat - x0, yhat - y0), which follows a diverging iterate more steadily. */
-static slp_err ray_part(slp_pdhg_t *s, int from_epoch, double col[SLP_COL_COUNT],
+static slp_err ray_part(slp_pdhg_t *s, slp_ray_source ray, double col[SLP_COL_COUNT],
                         double row[SLP_ROW_COUNT])
 {
     slp_backend_t *be = s->be;
-    if (from_epoch) {
+    if (ray == SLP_RAY_OF_EPOCH) {
         be->vec_axpby(be, s->dx, 1.0, s->xhat, -1.0, s->x0, s->n);
         be->vec_axpby(be, s->dy, 1.0, s->yhat, -1.0, s->y0, s->m);
     }
@@ -166,35 +164,65 @@ static slp_err ray_part(slp_pdhg_t *s, int from_epoch, double col[SLP_COL_COUNT]
     return SLP_OK;
 }
 
-/* The check's partials, reduced: the point's residuals and objectives, the FPE's
- * cross term, and the ray of the last step. Each part's product replaces the last
- * one in col_work (and ax); dx and dy become the ray. */
-static slp_err check_partials(slp_pdhg_t *s, double col[SLP_COL_COUNT], double row[SLP_ROW_COUNT])
+/* The FPE's part: A^T dy in col_work (dy synchronised), and its partials. */
+static slp_err step_part(slp_pdhg_t *s, double col[SLP_COL_COUNT], double row[SLP_ROW_COUNT])
 {
     slp_backend_t *be = s->be;
+    be->spmv_t(be, s->a, s->dy, s->col_work);
+    SLP_CALL(slp_exchange_sum_cols(s->ex, s->col_work));
+    SLP_CALL(sync_products(s, 0));
+    add_part(s, SLP_CHECK_STEP, col, row);
+    return SLP_OK;
+}
+
+/* The check's partials, reduced: the point's residuals and objectives, the FPE's
+ * terms, and at most one ray. Each part's product replaces the last one in col_work (and
+ * ax); dx and dy become the ray. */
+static slp_err check_partials(slp_pdhg_t *s, slp_ray_source ray, double col[SLP_COL_COUNT],
+                              double row[SLP_ROW_COUNT])
+{
     memset(col, 0, SLP_COL_COUNT * sizeof *col);
     memset(row, 0, SLP_ROW_COUNT * sizeof *row);
     SLP_CALL(slp_pdhg_point_products(s));
     add_part(s, SLP_CHECK_POINT, col, row);
-    be->spmv_t(be, s->a, s->dy, s->col_work); /* A^T dy (dy is synchronised) */
-    SLP_CALL(slp_exchange_sum_cols(s->ex, s->col_work));
-    SLP_CALL(sync_products(s, 0));
-    add_part(s, SLP_CHECK_STEP, col, row);
-    SLP_CALL(ray_part(s, 0, col, row));
+    SLP_CALL(step_part(s, col, row));
+    if (ray != SLP_RAY_NONE)
+        SLP_CALL(ray_part(s, ray, col, row));
     return reduce_check(s, col, row);
 }
 
-slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_scalars_t *chk, int combined)
+/* FPE in the PDHG metric scaled by eta (docs/algorithm.md section 5), and the same in
+ * the metric of eta0, from a check's reduced partials. */
+static void fpe_from_partials(const slp_pdhg_t *s, const double *col, const double *row,
+                              double *fpe, double *fpe_eta0)
 {
-    double col[SLP_COL_COUNT], row[SLP_ROW_COUNT];
-    SLP_CALL(check_partials(s, col, row));
-
-    /* FPE in the PDHG metric scaled by eta (docs/algorithm.md section 5). */
     double fpe2 = s->omega * col[SLP_COL_DX2] + row[SLP_ROW_DY2] / s->omega +
                   2.0 * s->eta * col[SLP_COL_DXQ];
-    chk->fpe = sqrt(fmax(fpe2, 0.0));
+    *fpe = sqrt(fmax(fpe2, 0.0));
     double fpe2_eta0 = fpe2 + 2.0 * (s->eta0 - s->eta) * col[SLP_COL_DXQ];
-    chk->fpe_eta0 = sqrt(fmax(fpe2_eta0, 0.0));
+    *fpe_eta0 = sqrt(fmax(fpe2_eta0, 0.0));
+}
+
+/* The FPE of the last step alone (the epoch's first iteration, which only needs
+ * r(z0)): one product instead of a check's three or five. */
+static slp_err measure_fpe(slp_pdhg_t *s, double *fpe, double *fpe_eta0)
+{
+    double col[SLP_COL_COUNT] = {0}, row[SLP_ROW_COUNT] = {0};
+    double *cols[] = {s->dx}, *rows[] = {s->dy};
+    SLP_CALL(slp_exchange_sync_cols(s->ex, cols, 1));
+    SLP_CALL(slp_exchange_sync_rows(s->ex, rows, 1));
+    SLP_CALL(step_part(s, col, row));
+    SLP_CALL(reduce_check(s, col, row));
+    fpe_from_partials(s, col, row, fpe, fpe_eta0);
+    return SLP_OK;
+}
+
+slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_scalars_t *chk, int combined,
+                         slp_ray_source ray)
+{
+    double col[SLP_COL_COUNT], row[SLP_ROW_COUNT];
+    SLP_CALL(check_partials(s, ray, col, row));
+    fpe_from_partials(s, col, row, &chk->fpe, &chk->fpe_eta0);
     double tb = s->theta_b, tc = s->theta_c;
     chk->rp = slp_pdhg_norm(s, sqrt(row[SLP_ROW_RP2]), row[SLP_ROW_RPMAX]) / tb;
     chk->rd = slp_pdhg_norm(s, sqrt(col[SLP_COL_RD2]), col[SLP_COL_RDMAX]) / tc;
@@ -211,16 +239,19 @@ slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_scalars_t *chk, int combined)
     chk->dist_x = sqrt(col[SLP_COL_DIST2]);
     chk->dist_y = sqrt(row[SLP_ROW_DIST2]);
     ray_measures(s, col, row, chk);
-    if (!combined && !slp_pdhg_primal_infeasible(s, chk) && !slp_pdhg_dual_infeasible(s, chk)) {
-        double rc[SLP_COL_COUNT] = {0}, rr[SLP_ROW_COUNT] = {0};
-        SLP_CALL(ray_part(s, 1, rc, rr));
-        SLP_CALL(reduce_check(s, rc, rr));
-        slp_check_scalars_t epoch = *chk;
-        ray_measures(s, rc, rr, &epoch);
-        if (slp_pdhg_primal_infeasible(s, &epoch) || slp_pdhg_dual_infeasible(s, &epoch))
-            ray_measures(s, rc, rr, chk);
-    }
     return SLP_OK;
+}
+
+/* The ray of check number `check` (from 0): one every check when checks are 64 or
+ * more iterations apart, else one every ceil(64 / interval) checks (a ray costs two
+ * products); the two kinds take turns, since each certifies LPs the other misses or
+ * finds late (docs/algorithm.md section 6). */
+static slp_ray_source ray_of_check(int interval, int64_t check)
+{
+    int64_t stride = interval >= 64 || interval < 1 ? 1 : (64 + interval - 1) / interval;
+    if (check % stride != stride - 1)
+        return SLP_RAY_NONE;
+    return (check / stride) % 2 ? SLP_RAY_OF_EPOCH : SLP_RAY_OF_STEP;
 }
 
 slp_err slp_pdhg_window(slp_pdhg_t *s, slp_loop_t *loop, int iters, slp_check_scalars_t *chk)
@@ -232,16 +263,13 @@ slp_err slp_pdhg_window(slp_pdhg_t *s, slp_loop_t *loop, int iters, slp_check_sc
         SLP_CALL(slp_pdhg_iterate(s, loop->epoch, first_of_epoch || last_of_window));
         loop->epoch++;
         loop->total++;
-        if (first_of_epoch && !last_of_window) {
-            slp_check_scalars_t first;
-            SLP_CALL(slp_pdhg_measure(s, &first, 0));
-            loop->fpe0 = first.fpe; /* r(z0) of the new epoch */
-            loop->fpe0_eta0 = first.fpe_eta0;
-        }
+        if (first_of_epoch && !last_of_window) /* r(z0) of the new epoch */
+            SLP_CALL(measure_fpe(s, &loop->fpe0, &loop->fpe0_eta0));
     }
     /* A device fault (sticky backend error) ends the run here, on every rank. */
     SLP_CALL(slp_comm_agree(s->grid->world, s->be->status(s->be)));
-    SLP_CALL(slp_pdhg_measure(s, chk, 0));
+    int interval = slp_check_interval(s->set, loop->total - freq);
+    SLP_CALL(slp_pdhg_measure(s, chk, 0, ray_of_check(interval, loop->checks)));
     loop->checks++;
     return SLP_OK;
 }

@@ -175,7 +175,7 @@ slp_err slp_polish_run(slp_polish_t *polish, slp_pdhg_t *s, int64_t total, doubl
         be->vec_copy(be, s->xhat, pp->xhat, s->n);
         be->vec_copy(be, s->yhat, dp->yhat, s->m);
         be->vec_copy(be, s->slack, dp->slack, s->n);
-        SLP_CALL(slp_pdhg_measure(s, chk, 1));
+        SLP_CALL(slp_pdhg_measure(s, chk, 1, SLP_RAY_OF_STEP));
         *optimal = slp_pdhg_is_optimal(s, chk);
     }
     polish->seconds += slp_wall_seconds() - t0;

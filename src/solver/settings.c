@@ -43,10 +43,13 @@ void slp_settings_default(slp_settings_t *s)
     s->log_every_check = 0;
 }
 
-/* The loosest and tightest automatic intervals, and the target that divides them
- * (measured on the corpus at 1e-4 and 1e-8, docs/algorithm.md section 3). */
-#define SLP_EVAL_LOOSE 64
-#define SLP_EVAL_TIGHT 200
+/* The automatic intervals: a loose target's, a tight target's early and late ones and
+ * where the late one starts, and the target that divides loose from tight (measured
+ * on the corpus at 1e-4 and 1e-8, docs/algorithm.md section 3). */
+#define SLP_EVAL_LOOSE 32
+#define SLP_EVAL_TIGHT_EARLY 64
+#define SLP_EVAL_TIGHT_LATE 200
+#define SLP_EVAL_LATE_FROM 10000
 #define SLP_LOOSE_TARGET 1e-5
 /* Below this interval the first restart's distances are noise. */
 #define SLP_HOLD_BELOW 100
@@ -54,8 +57,20 @@ void slp_settings_default(slp_settings_t *s)
 void slp_settings_resolve(slp_settings_t *s)
 {
     double target = s->detailed ? fmax(s->eps_abs, s->eps_rel) : s->tol;
-    if (s->eval_freq <= 0)
-        s->eval_freq = target >= SLP_LOOSE_TARGET ? SLP_EVAL_LOOSE : SLP_EVAL_TIGHT;
+    if (s->eval_freq <= 0 && target >= SLP_LOOSE_TARGET) {
+        s->eval_freq = SLP_EVAL_LOOSE;
+    } else if (s->eval_freq <= 0) {
+        s->eval_freq = SLP_EVAL_TIGHT_EARLY;
+        s->eval_freq_late = SLP_EVAL_TIGHT_LATE;
+        s->eval_late_from = SLP_EVAL_LATE_FROM;
+    }
+    if (s->eval_freq_late <= 0)
+        s->eval_freq_late = s->eval_freq;
     if (s->pid_hold_first == SLP_HOLD_AUTO)
         s->pid_hold_first = s->eval_freq < SLP_HOLD_BELOW ? SLP_HOLD_ON : SLP_HOLD_OFF;
+}
+
+int slp_check_interval(const slp_settings_t *s, int64_t total)
+{
+    return total >= s->eval_late_from && s->eval_freq_late > 0 ? s->eval_freq_late : s->eval_freq;
 }

@@ -23,6 +23,8 @@ typedef struct slp_settings {
     double time_limit;   /* seconds of wall clock from the start of the main loop (3600) */
     int64_t iter_limit;  /* INT64_MAX */
     int eval_freq;       /* 0: automatic (slp_settings_resolve) */
+    int eval_freq_late;  /* the interval from iteration eval_late_from on (resolved; 0: */
+    int64_t eval_late_from; /* eval_freq throughout) */
 
     int geo_iters;       /* geometric-mean passes before Ruiz (12) */
     int ruiz_iters;      /* 10 */
@@ -53,9 +55,12 @@ void slp_settings_default(slp_settings_t *s);
 /* pid_hold_first's values (the --weight-hold-first choices, in order). */
 enum { SLP_HOLD_AUTO = 0, SLP_HOLD_OFF = 1, SLP_HOLD_ON = 2 };
 /* The check interval and the first restart's weight where they are automatic
- * (docs/algorithm.md section 3): a target of 1e-5 or looser checks every 64
- * iterations, a tighter one every 200; the first restart keeps omega when the
- * interval is below 100. Every solve resolves its settings once, at its start. */
+ * (docs/algorithm.md section 3): a target of 1e-5 or looser checks every 32
+ * iterations, a tighter one every 64 for the first 10,000 iterations and every 200
+ * after; the first restart keeps omega when the first interval is below 100. Every
+ * solve resolves its settings once, at its start. */
 void slp_settings_resolve(slp_settings_t *s);
+/* The check interval of the window that starts after `total` iterations. */
+int slp_check_interval(const slp_settings_t *s, int64_t total);
 
 #endif

@@ -238,7 +238,7 @@ static slp_err extract(slp_pdhg_t *s, double sense, slp_result_t *res)
 static slp_err model_hops(slp_pdhg_t *s, const slp_local_problem_t *lp, slp_result_t *res)
 {
     double dense = 0.0, used = 0.0;
-    slp_plan_set_sync_interval(s->plan, s->set->eval_freq);
+    slp_plan_set_sync_interval(s->plan, s->set->eval_freq_late);
     SLP_CALL(slp_plan_hops(s->plan, s->grid, lp, &dense, &used));
     res->dense_hops_per_iter = dense;
     res->support_hops_per_iter = used;
@@ -246,7 +246,7 @@ static slp_err model_hops(slp_pdhg_t *s, const slp_local_problem_t *lp, slp_resu
         return SLP_OK;
     slp_comm_plan_t *support = NULL;
     SLP_CALL(slp_plan_create(s->grid, lp, "support", &support));
-    slp_plan_set_sync_interval(support, s->set->eval_freq);
+    slp_plan_set_sync_interval(support, s->set->eval_freq_late);
     slp_err rc = slp_plan_hops(support, s->grid, lp, &dense, &res->support_hops_per_iter);
     slp_plan_destroy(&support);
     return rc;
@@ -416,11 +416,15 @@ static void trace_row(FILE *trace, int64_t iter, double seconds, const slp_check
             chk->rel_p, chk->rel_d, chk->rel_gap, omega, (long long)restarts);
 }
 
-/* Iterations of the next window: eval_freq, fewer when the time limit would fall
- * inside it (from the agreed time per iteration, so every rank agrees). */
-static int window_length(const slp_pdhg_t *s, double elapsed)
+/* Iterations of the next window: the check interval after `total` iterations, fewer
+ * when the iteration limit or the time limit would fall inside it (the latter from the
+ * agreed time per iteration, so every rank agrees). */
+static int window_length(const slp_pdhg_t *s, int64_t total, double elapsed)
 {
-    int freq = s->set->eval_freq;
+    int freq = slp_check_interval(s->set, total);
+    int64_t iters_left = s->set->iter_limit - total;
+    if (iters_left > 0 && iters_left < freq)
+        freq = (int)iters_left;
     double left = s->set->time_limit - elapsed;
     if (!isfinite(left) || !(s->seconds_per_iter > 0.0) || left >= freq * s->seconds_per_iter)
         return freq;
@@ -469,7 +473,7 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result
         rc = slp_reduce_max(s->grid, agreed, 1);
     double loop_elapsed0 = agreed[0];
     int64_t loop_total0 = loop.total;
-    int window = window_length(s, agreed[0]);
+    int window = window_length(s, loop.total, agreed[0]);
     while (rc == SLP_OK && status < 0) {
         rc = slp_pdhg_window(s, &loop, window, &chk);
         if (rc != SLP_OK)
@@ -485,7 +489,7 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result
             break;
         /* measured (a window has at least one iteration): replaces the power-step estimate */
         s->seconds_per_iter = (elapsed - loop_elapsed0) / (double)(loop.total - loop_total0);
-        window = window_length(s, elapsed);
+        window = window_length(s, loop.total, elapsed);
         status = check_status(s, &chk, loop.total, elapsed);
         if (status < 0 && interrupted)
             status = SLP_STATUS_INTERRUPTED;

@@ -111,9 +111,13 @@ void slp_loop_init(slp_loop_t *loop, double omega, int use_pid);
 
 /* pdhg_step.c: one iteration and the evaluation at a check. */
 slp_err slp_pdhg_iterate(slp_pdhg_t *s, int64_t k, int major);
+/* The infeasibility ray a check forms (docs/algorithm.md section 6): none, the last
+ * step (xhat - x, yhat - y) or the epoch's displacement (xhat - x0, yhat - y0). */
+typedef enum { SLP_RAY_NONE = -1, SLP_RAY_OF_STEP = 0, SLP_RAY_OF_EPOCH = 1 } slp_ray_source;
 /* combined = 1 for a point assembled from two polishing phases (bound-form dual objective).
- * Leaves the rays in dx, dy and their products in col_work, ax. */
-slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_scalars_t *chk, int combined);
+ * Leaves the ray, if any, in dx, dy and its products in col_work, ax. */
+slp_err slp_pdhg_measure(slp_pdhg_t *s, slp_check_scalars_t *chk, int combined,
+                         slp_ray_source ray);
 /* A^T yhat into col_work and A xhat into ax, with the check's synchronisation of the
  * state (collective). */
 slp_err slp_pdhg_point_products(slp_pdhg_t *s);

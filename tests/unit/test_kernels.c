@@ -174,17 +174,18 @@ static void test_check_partials_by_hand(void)
     double col[SLP_COL_COUNT];
     slp_col_check_args point = {2, SLP_CHECK_POINT, aty, xhat, x0, dx, c, slack, dcol, lv, uv, NULL};
     be->col_check(be, &point, col);
-    /* ||dx||^2 = 1 + 1; rd = (c - aty - slack) dcol = ((4 - 3 - 0.5) 2, (0 - 1 + 1) 1) =
-     * (1, 0); c.xhat = 4; slack.xhat = 0.5 - 2; slack objective: 0.5 * lv0 (0) + (-1) *
-     * uv1 (5) = -5; ||xhat - x0||^2 = 1 + 1. */
-    const double want_point[][2] = {{SLP_COL_DX2, 2}, {SLP_COL_RD2, 1},      {SLP_COL_RDMAX, 1},
-                                    {SLP_COL_CX, 4},  {SLP_COL_SLACKX, -1.5}, {SLP_COL_SLACKOBJ, -5},
-                                    {SLP_COL_DIST2, 2}};
-    expect_slots(col, SLP_COL_COUNT, want_point, 7, "column POINT");
+    /* rd = (c - aty - slack) dcol = ((4 - 3 - 0.5) 2, (0 - 1 + 1) 1) = (1, 0); c.xhat = 4;
+     * slack.xhat = 0.5 - 2; slack objective: 0.5 * lv0 (0) + (-1) * uv1 (5) = -5;
+     * ||xhat - x0||^2 = 1 + 1. */
+    const double want_point[][2] = {{SLP_COL_RD2, 1},       {SLP_COL_RDMAX, 1},
+                                    {SLP_COL_CX, 4},        {SLP_COL_SLACKX, -1.5},
+                                    {SLP_COL_SLACKOBJ, -5}, {SLP_COL_DIST2, 2}};
+    expect_slots(col, SLP_COL_COUNT, want_point, 6, "column POINT");
     slp_col_check_args step = {2, SLP_CHECK_STEP, q, xhat, x0, dx, c, slack, dcol, lv, uv, NULL};
     be->col_check(be, &step, col);
-    const double want_step[][2] = {{SLP_COL_DXQ, 3}}; /* dx . q = 2 + 1 */
-    expect_slots(col, SLP_COL_COUNT, want_step, 1, "column STEP");
+    /* ||dx||^2 = 1 + 1; dx . q = 2 + 1 */
+    const double want_step[][2] = {{SLP_COL_DX2, 2}, {SLP_COL_DXQ, 3}};
+    expect_slots(col, SLP_COL_COUNT, want_step, 2, "column STEP");
     slp_col_check_args ray = {2, SLP_CHECK_RAY, aty_ray, xhat, x0, dx, c, slack, dcol, lv, uv,
                               ray_x};
     be->col_check(be, &ray, col);
@@ -201,11 +202,15 @@ static void test_check_partials_by_hand(void)
     double row[SLP_ROW_COUNT];
     slp_row_check_args rpoint = {3, SLP_CHECK_POINT, ax, yhat, y0, dy, l, u, drow, NULL};
     be->row_check(be, &rpoint, row);
-    /* ||dy||^2 = 0.25 + 4 + 1; rp = (ax - clamp(ax, l, u)) drow = (1, 0, 0); dual objective
-     * 2 * 0 + (-1) * 2 + 0.5 * (-1) = -2.5; ||yhat - y0||^2 = 1 + 4 + 0.25. */
-    const double want_rpoint[][2] = {{SLP_ROW_DY2, 5.25}, {SLP_ROW_RP2, 1}, {SLP_ROW_RPMAX, 1},
+    /* rp = (ax - clamp(ax, l, u)) drow = (1, 0, 0); dual objective 2 * 0 + (-1) * 2 +
+     * 0.5 * (-1) = -2.5; ||yhat - y0||^2 = 1 + 4 + 0.25. */
+    const double want_rpoint[][2] = {{SLP_ROW_RP2, 1}, {SLP_ROW_RPMAX, 1},
                                      {SLP_ROW_DUALOBJ, -2.5}, {SLP_ROW_DIST2, 5.25}};
-    expect_slots(row, SLP_ROW_COUNT, want_rpoint, 5, "row POINT");
+    expect_slots(row, SLP_ROW_COUNT, want_rpoint, 4, "row POINT");
+    slp_row_check_args rstep = {3, SLP_CHECK_STEP, ax, yhat, y0, dy, l, u, drow, NULL};
+    be->row_check(be, &rstep, row);
+    const double want_rstep[][2] = {{SLP_ROW_DY2, 5.25}}; /* ||dy||^2 = 0.25 + 4 + 1 */
+    expect_slots(row, SLP_ROW_COUNT, want_rstep, 1, "row STEP");
     slp_row_check_args rray = {3, SLP_CHECK_RAY, ax_ray, yhat, y0, dy, l, u, drow, ray_y};
     be->row_check(be, &rray, row);
     /* max |d| = 2; objective terms 1 * 0 + (-0.5) * 2 + 2 * (-1) = -3 (|terms| 3);

@@ -110,20 +110,25 @@ static void test_pid_hold_first(void)
     CHECK_CLOSE(s.omega, exp(1.0), 1e-14);
 }
 
-/* The automatic interval and hold: 64 and on for targets of 1e-5 and looser (the
- * relative tol, or the larger of eps_abs and eps_rel), 200 and off below; a given
- * interval is kept, and the hold follows it. */
+/* The automatic interval and hold: 32 and on for targets of 1e-5 and looser (the
+ * relative tol, or the larger of eps_abs and eps_rel); below, 64 for the first 10,000
+ * iterations, then 200, and on; a given interval is kept throughout, and the hold
+ * follows it. */
 static void test_resolve(void)
 {
-    struct { int detailed; double tol, eps_abs, eps_rel; int eval, want_eval, want_hold; } cases[] = {
-        {0, 1e-4, 0, 0, 0, 64, SLP_HOLD_ON},
-        {0, 1e-5, 0, 0, 0, 64, SLP_HOLD_ON},
-        {0, 1e-6, 0, 0, 0, 200, SLP_HOLD_OFF},
-        {0, 1e-8, 0, 0, 0, 200, SLP_HOLD_OFF},
-        {1, 1e-8, 1e-8, 1e-4, 0, 64, SLP_HOLD_ON},
-        {1, 1e-4, 1e-8, 1e-8, 0, 200, SLP_HOLD_OFF},
-        {0, 1e-4, 0, 0, 200, 200, SLP_HOLD_OFF},
-        {0, 1e-8, 0, 0, 32, 32, SLP_HOLD_ON},
+    struct {
+        int detailed;
+        double tol, eps_abs, eps_rel;
+        int eval, want_eval, want_late, want_hold;
+    } cases[] = {
+        {0, 1e-4, 0, 0, 0, 32, 32, SLP_HOLD_ON},
+        {0, 1e-5, 0, 0, 0, 32, 32, SLP_HOLD_ON},
+        {0, 1e-6, 0, 0, 0, 64, 200, SLP_HOLD_ON},
+        {0, 1e-8, 0, 0, 0, 64, 200, SLP_HOLD_ON},
+        {1, 1e-8, 1e-8, 1e-4, 0, 32, 32, SLP_HOLD_ON},
+        {1, 1e-4, 1e-8, 1e-8, 0, 64, 200, SLP_HOLD_ON},
+        {0, 1e-4, 0, 0, 200, 200, 200, SLP_HOLD_OFF},
+        {0, 1e-8, 0, 0, 48, 48, 48, SLP_HOLD_ON},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         slp_settings_t set;
@@ -134,15 +139,20 @@ static void test_resolve(void)
         set.eps_rel = cases[k].eps_rel;
         set.eval_freq = cases[k].eval;
         slp_settings_resolve(&set);
-        CHECK(set.eval_freq == cases[k].want_eval && set.pid_hold_first == cases[k].want_hold,
-              "case %zu: interval %d hold %d, want %d %d", k, set.eval_freq, set.pid_hold_first,
-              cases[k].want_eval, cases[k].want_hold);
+        int early = slp_check_interval(&set, 9999), late = slp_check_interval(&set, 10000);
+        CHECK(early == cases[k].want_eval && late == cases[k].want_late &&
+                  slp_check_interval(&set, 0) == early &&
+                  set.pid_hold_first == cases[k].want_hold,
+              "case %zu: intervals %d %d hold %d, want %d %d %d", k, early, late,
+              set.pid_hold_first, cases[k].want_eval, cases[k].want_late, cases[k].want_hold);
+        slp_settings_resolve(&set); /* resolving again changes nothing */
+        CHECK(slp_check_interval(&set, 10000) == cases[k].want_late, "case %zu resolved twice", k);
     }
     slp_settings_t set;
     slp_settings_default(&set);
     set.pid_hold_first = SLP_HOLD_OFF; /* a choice made is kept */
     slp_settings_resolve(&set);
-    CHECK(set.eval_freq == 64 && set.pid_hold_first == SLP_HOLD_OFF, "hold off kept");
+    CHECK(set.eval_freq == 32 && set.pid_hold_first == SLP_HOLD_OFF, "hold off kept");
 }
 
 static void test_restart_rules(void)
