@@ -9,9 +9,10 @@
  *   certificate  a Farkas ray for a primal infeasible verdict reached through
  *                presolve reductions comes from a solve of the original problem;
  *   optimal      the solution is evaluated in original coordinates (the grid
- *                checker on the unpresolved block) against the user's criterion; a
- *                failure gets one warm-started retry at a tighter tolerance, then
- *                the status is numerical_error.
+ *                checker on the unpresolved block) against the user's criterion, at
+ *                the check that finds it (verify.c) and on the final result; a
+ *                failure there gets up to two warm-started retries at tighter
+ *                tolerances, then the status is numerical_error.
  *
  * These steps and presolve's recovery read the original block: a copy kept through
  * the solve, or, for shard input, the block read again when a step first needs it
@@ -24,15 +25,13 @@
 #include <string.h>
 
 #include "check/check_grid.h"
+#include "presolve/verify.h"
 #include "presolve/row_certificate.h"
 #include "core/log.h"
 #include "core/timer.h"
 #include "grid/comm.h"
 #include "solver/scaling.h"
 
-#define SLP_VERIFY_SLACK 10.0        /* normwise verdict threshold: this factor x the tolerance */
-#define SLP_VERIFY_COORD_SLACK 100.0 /* worst-coordinate threshold: this factor x the tolerance, */
-#define SLP_VERIFY_COORD_TOL 1e-6    /* for tolerances up to this (high-accuracy solves) */
 #define SLP_RETRIES 2                /* warm-started retries of a failed verification */
 #define SLP_RETRY_FACTOR 0.01        /* each retry's tolerance: the last one's x this */
 
@@ -64,24 +63,6 @@ static slp_settings_t follow_up(const slp_settings_t *settings, double t_start)
     slp_settings_t set = *settings;
     set.time_limit = fmax(0.0, settings->time_limit - (slp_wall_seconds() - t_start));
     return set;
-}
-
-/* A reduced cost z_j multiplies the bound its sign selects in the dual objective.
- * When that bound is far from x_j (|x_j - bound| > 1 + |x_j|: x_j does not sit on it,
- * and the bound may be huge, like 1e12 standing for "none"), z_j's product with the
- * bound would swamp the gap although z_j is only a stationarity residual; it is
- * reported as 0, which moves |z_j| into the stationarity residual instead
- * (docs/statuses.md, "Reduced costs at far bounds"). */
-static void zero_far_bound_costs(const slp_local_problem_t *lp, slp_result_t *result)
-{
-    if (!result->rc || !result->x)
-        return;
-    for (int64_t j = 0; j < lp->n_loc; j++) {
-        double z = result->rc[j] * (lp->sense < 0 ? -1.0 : 1.0), x = result->x[j];
-        double bound = z > 0 ? lp->lv[j] : z < 0 ? lp->uv[j] : x;
-        if (isfinite(bound) && fabs(x - bound) > 1.0 + fabs(x))
-            result->rc[j] = 0.0;
-    }
 }
 
 /* The tolerances of a presolved solve are relative to the larger of the original and
@@ -123,21 +104,30 @@ static slp_err original_get(slp_grid_t *grid, original_t *o, const slp_local_pro
  * count of improving empty columns, whose ray replaces the solver's when set. */
 static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, original_t *before,
                        const slp_settings_t *settings, double t_start,
-                       const slp_solve_inputs_t *inputs, slp_backend_t *be,
-                       slp_result_t *result, slp_presolve_stats_t *stats, int64_t *unbounded_cols)
+                       const slp_solve_inputs_t *inputs, int verify_at_checks,
+                       slp_backend_t *be, slp_result_t *result, slp_presolve_stats_t *stats,
+                       int64_t *unbounded_cols)
 {
     memset(stats, 0, sizeof *stats);
     stats->infeasible_row = -1;
     memset(result, 0, sizeof *result);
     *unbounded_cols = 0;
+    slp_solve_inputs_t in = *inputs;
+    /* An optimum is verified at the check that finds it, where the original problem is
+     * in memory (not for shard input before the solve has ended: docs/memory.md). */
+    slp_verify_in_loop_t verify = {grid, NULL, before->lp, settings, 0};
+    if (verify_at_checks && before->lp) {
+        in.accept = slp_verify_accept;
+        in.accept_user = &verify;
+    }
     if (!settings->presolve)
-        return slp_solve(grid, lp, settings, inputs, be, result);
+        return slp_solve(grid, lp, settings, &in, be, result);
     slp_norms_t original, norms;
     SLP_CALL(slp_compute_norms(grid, lp, &original));
-    slp_solve_inputs_t in = *inputs;
     slp_presolve_t *pre = NULL;
     int decided = -1;
     slp_err rc = slp_comm_agree(grid->world, slp_presolve_run(grid, lp, &pre, &decided));
+    verify.pre = pre;
     if (rc == SLP_OK && !in.norms) {
         rc = slp_compute_norms(grid, lp, &norms);
         larger_norms(&norms, &original);
@@ -196,7 +186,8 @@ static slp_err solve_copy(slp_grid_t *grid, const slp_local_problem_t *orig,
     original_t given = {.lp = &view};
     slp_presolve_stats_t stats;
     int64_t unbounded = 0;
-    rc = attempt(grid, &lp, &given, set, slp_wall_seconds(), inputs, be, out, &stats, &unbounded);
+    rc = attempt(grid, &lp, &given, set, slp_wall_seconds(), inputs, !zero_objective, be, out,
+                 &stats, &unbounded);
     slp_local_problem_free(&lp);
     free(zeros);
     return rc;
@@ -306,44 +297,14 @@ static slp_err certify_infeasible(slp_grid_t *grid, const slp_local_problem_t *o
     return SLP_OK;
 }
 
-/* The user's tolerances for the verification (relative criteria of the checker). */
-static void verify_tolerances(const slp_settings_t *s, double *primal, double *dual, double *gap)
+/* The verification of a solve's optimum, logged. */
+static slp_err verify_point(slp_grid_t *grid, const slp_local_problem_t *orig,
+                            const slp_settings_t *settings, slp_result_t *result, int *ok)
 {
-    if (!s->detailed) {
-        *primal = *dual = *gap = s->tol;
-        return;
-    }
-    *primal = *dual = fmax(s->eps_abs, s->eps_rel);
-    *gap = fmax(s->eps_abs, s->gap_rel);
-}
-
-/* Whether the result meets the user's criterion in original coordinates: the
- * normwise criteria within SLACK x the tolerance and, for a high-accuracy solve, the
- * worst coordinate (the checker's coordinatewise and sign criteria) within
- * COORD_SLACK x it. Every optimum passes here, so this is also where its reduced costs
- * at far bounds are set to 0 (the result is changed). */
-static slp_err verify_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
-                              const slp_settings_t *settings, slp_result_t *result, int *ok)
-{
-    zero_far_bound_costs(orig, result);
-    slp_check_result_t chk;
-    SLP_CALL(slp_check_grid(grid, orig, result->x, result->y, result->rc, NAN, &chk));
-    double tp, td, tg;
-    verify_tolerances(settings, &tp, &td, &tg);
-    const double *v = chk.value;
-    double primal = fmax(v[SLP_CHECK_BOUND_NORM], v[SLP_CHECK_ROW_NORM]);
-    double dual = v[SLP_CHECK_STAT_NORM];
-    double gap = v[SLP_CHECK_GAP];
-    double coord = fmax(fmax(v[SLP_CHECK_BOUND_COORD], v[SLP_CHECK_ROW_COORD]),
-                        fmax(v[SLP_CHECK_STAT_COORD],
-                             fmax(v[SLP_CHECK_ROW_DUAL_SIGN], v[SLP_CHECK_REDUCED_COST_SIGN])));
-    double t = fmax(tp, td);
-    int coord_ok = t > SLP_VERIFY_COORD_TOL || coord <= SLP_VERIFY_COORD_SLACK * t;
-    *ok = chk.all_finite && primal <= SLP_VERIFY_SLACK * tp && dual <= SLP_VERIFY_SLACK * td &&
-          gap <= SLP_VERIFY_SLACK * tg && coord_ok;
-    slp_log("Verification on the original model: primal %.3e, dual %.3e, gap %.3e, worst "
-            "coordinate %.3e: %s\n", primal, dual, gap, coord,
-            *ok ? "meets the tolerance" : "FAILS the tolerance");
+    slp_verification_t v;
+    SLP_CALL(slp_verify_optimal(grid, orig, settings, result, &v));
+    slp_verification_log("on the original model", &v);
+    *ok = v.ok;
     return SLP_OK;
 }
 
@@ -386,7 +347,7 @@ static slp_err retry_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
         SLP_CALL(solve_copy(grid, orig, &set, &start, 0, be, &again));
         int ok = 0;
         if (again.status == SLP_STATUS_OPTIMAL) {
-            SLP_CALL(verify_optimal(grid, orig, settings, &again, &ok));
+            SLP_CALL(verify_point(grid, orig, settings, &again, &ok));
             add_effort(&again, result);
             slp_result_free(result); /* the tighter point is the better one */
             *result = again;
@@ -432,7 +393,7 @@ static slp_err verdict(slp_grid_t *grid, original_t *o, const slp_settings_t *se
     if (result->status == SLP_STATUS_OPTIMAL) {
         int ok = 0;
         SLP_CALL(original_get(grid, o, &orig));
-        SLP_CALL(verify_optimal(grid, orig, settings, result, &ok));
+        SLP_CALL(verify_point(grid, orig, settings, result, &ok));
         if (!ok)
             return retry_optimal(grid, orig, settings, t_start, be, result);
     }
@@ -455,8 +416,8 @@ slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
         orig.lp = &orig.owned;
     }
     int64_t unbounded_cols = 0;
-    slp_err rc = attempt(grid, lp, &orig, settings, t_start, inputs ? inputs : &NO_INPUTS, be,
-                         result, stats, &unbounded_cols);
+    slp_err rc = attempt(grid, lp, &orig, settings, t_start, inputs ? inputs : &NO_INPUTS, 1,
+                         be, result, stats, &unbounded_cols);
     int reduced = stats->total.rows + stats->total.cols + stats->total.nnz > 0 || unbounded_cols > 0;
     if (rc == SLP_OK)
         rc = verdict(grid, &orig, settings, t_start, stats, unbounded_cols, reduced, be, result);

@@ -6,7 +6,7 @@
  *   slp_pdhg_measure      fixed-point error, residuals and objectives at a check
  *   terminate    the termination tests in both forms
  *   restart      restart criteria and the PID primal weight
- *   extract      unscale the solution slices
+ *   (solution.c  the solution slices in original units)
  */
 #include "solver/solver.h"
 
@@ -161,76 +161,6 @@ static int log_due(int64_t check_index, int every)
     return check_index % stride == 0;
 }
 
-/* ---------------------------------------------------------------- extract */
-
-/* The certificate of an infeasible or unbounded status, unscaled (d_x / dcol,
- * d_y / drow: the last check left the rays in dx, dy); the positive factors theta_b,
- * theta_c do not change a ray. */
-static slp_err extract_ray(slp_pdhg_t *s, slp_result_t *res)
-{
-    slp_backend_t *be = s->be;
-    int dual = res->status == SLP_STATUS_PRIMAL_INFEASIBLE;
-    if (!dual && res->status != SLP_STATUS_DUAL_INFEASIBLE)
-        return SLP_OK;
-    int64_t len = dual ? s->m : s->n;
-    double **out = dual ? &res->ray_y : &res->ray_x;
-    double *factor = NULL;
-    SLP_CALL(slp_alloc(out, (size_t)len + 1, sizeof(double)));
-    SLP_CALL(slp_alloc(&factor, (size_t)len + 1, sizeof(double)));
-    slp_err rc = be->vec_download(be, *out, dual ? s->dy : s->dx, len);
-    if (rc == SLP_OK)
-        rc = be->vec_download(be, factor, dual ? s->drow : s->dcol, len);
-    for (int64_t k = 0; rc == SLP_OK && k < len; k++)
-        (*out)[k] /= factor[k];
-    free(factor);
-    return rc;
-}
-
-/* The solution slices in original units and the user's sense. The state's vectors
- * become the results (slp_vec_give: no copy on the CPU), so the state is gone after. */
-static slp_err extract(slp_pdhg_t *s, double sense, slp_result_t *res)
-{
-    SLP_CALL(extract_ray(s, res));
-    SLP_CALL(slp_pdhg_point_products(s)); /* A^T yhat in col_work, A xhat in ax */
-    double **unread[] = {&s->x, &s->x0, &s->slack, &s->dx, &s->y, &s->y0, &s->dy, &s->h,
-                         &s->lc, &s->uc}; /* freed first: their memory serves what follows */
-    for (size_t k = 0; k < sizeof unread / sizeof unread[0]; k++) {
-        s->be->vec_destroy(s->be, *unread[k]);
-        *unread[k] = NULL;
-    }
-    int64_t n = s->n, m = s->m;
-    double *c = NULL, *lv = NULL, *uv = NULL, *dcol = NULL, *drow = NULL;
-    double **dev[] = {&s->xhat, &s->col_work, &s->yhat, &s->ax, &s->c,
-                      &s->lv, &s->uv, &s->dcol, &s->drow};
-    double **host[] = {&res->x, &res->rc, &res->y, &res->ax, &c, &lv, &uv, &dcol, &drow};
-    int64_t len[] = {n, n, m, m, n, n, n, n, m};
-    slp_err rc = SLP_OK;
-    for (int k = 0; rc == SLP_OK && k < 9; k++)
-        rc = slp_vec_give(s->be, dev[k], len[k], host[k]);
-    if (rc == SLP_OK) {
-        double tb = s->theta_b, tc = s->theta_c;
-        for (int64_t j = 0; j < n; j++) {
-            res->x[j] /= dcol[j] * tb;
-            double red = (c[j] - res->rc[j]) * dcol[j] / tc; /* rc held A^T yhat */
-            if (lv[j] == -INFINITY)
-                red = fmin(red, 0.0);
-            if (uv[j] == INFINITY)
-                red = fmax(red, 0.0);
-            res->rc[j] = sense * red;
-        }
-        for (int64_t i = 0; i < m; i++) {
-            res->y[i] = sense * res->y[i] / (drow[i] * tc);
-            res->ax[i] *= drow[i] / tb;
-        }
-    }
-    free(c);
-    free(lv);
-    free(uv);
-    free(dcol);
-    free(drow);
-    return rc;
-}
-
 /* ---------------------------------------------------------------- solve */
 
 /* Modelled hops per iteration of both plans, whichever one runs (a support plan is
@@ -358,13 +288,15 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, double t_entry, slp
     return SLP_OK;
 }
 
-/* Status after a check of the main loop, or -1 to go on. Order: optimal, primal
- * infeasible, dual infeasible, iteration limit, time limit. */
-static int check_status(const slp_pdhg_t *s, const slp_check_scalars_t *chk, int64_t total, double elapsed)
+/* Status after a check of the main loop, or -1 to go on. Order: optimal (unless the
+ * caller rejected this check's point), primal infeasible, dual infeasible, iteration
+ * limit, time limit. */
+static int check_status(const slp_pdhg_t *s, const slp_check_scalars_t *chk, int64_t total,
+                        double elapsed, int rejected)
 {
     if (!slp_pdhg_all_finite(chk))
         return SLP_STATUS_NUMERICAL_ERROR;
-    if (slp_pdhg_is_optimal(s, chk))
+    if (!rejected && slp_pdhg_is_optimal(s, chk))
         return SLP_STATUS_OPTIMAL;
     if (slp_pdhg_primal_infeasible(s, chk))
         return SLP_STATUS_PRIMAL_INFEASIBLE;
@@ -431,6 +363,24 @@ static int window_length(const slp_pdhg_t *s, int64_t total, double elapsed)
     return left <= s->seconds_per_iter ? 1 : (int)(left / s->seconds_per_iter);
 }
 
+/* The caller's verdict on a point that meets the termination test (inputs->accept):
+ * 1 when there is no caller's test or it accepts. */
+static slp_err accepted(slp_pdhg_t *s, const slp_loop_t *loop, const slp_check_scalars_t *chk,
+                        double sense, int *accept)
+{
+    *accept = 1;
+    if (!s->in->accept)
+        return SLP_OK;
+    slp_result_t point = {0};
+    fill_result(s, loop, chk, sense, &point);
+    point.status = SLP_STATUS_OPTIMAL;
+    slp_err rc = slp_comm_agree(s->grid->world, slp_pdhg_current_point(s, sense, &point));
+    if (rc == SLP_OK)
+        rc = s->in->accept(&point, s->in->accept_user, accept);
+    slp_result_free(&point);
+    return rc;
+}
+
 /* The time limit's clock starts at t_entry (the solver's entry: setup counts). */
 /* The caller's progress callback after a check: 1 when it asks to stop. */
 static int report_progress(const slp_pdhg_t *s, slp_loop_t *loop,
@@ -490,7 +440,15 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result
         /* measured (a window has at least one iteration): replaces the power-step estimate */
         s->seconds_per_iter = (elapsed - loop_elapsed0) / (double)(loop.total - loop_total0);
         window = window_length(s, loop.total, elapsed);
-        status = check_status(s, &chk, loop.total, elapsed);
+        status = check_status(s, &chk, loop.total, elapsed, 0);
+        if (status == SLP_STATUS_OPTIMAL) {
+            int accept = 1;
+            rc = accepted(s, &loop, &chk, sense, &accept);
+            if (rc != SLP_OK)
+                break;
+            if (!accept)
+                status = check_status(s, &chk, loop.total, elapsed, 1);
+        }
         if (status < 0 && interrupted)
             status = SLP_STATUS_INTERRUPTED;
         if (status < 0) {
@@ -568,7 +526,7 @@ slp_err slp_solve(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
         slp_interrupt_graceful(0);
     }
     if (rc == SLP_OK)
-        rc = extract(&s, sense, result);
+        rc = slp_pdhg_extract(&s, sense, result);
     destroy_solver(&s);
     if (rc != SLP_OK)
         slp_result_free(result);

@@ -87,6 +87,13 @@ typedef struct slp_progress {
  * interrupted, the current iterate returned). */
 typedef int (*slp_progress_fn)(const slp_progress_t *progress, void *user);
 
+/* Asked on every rank (collective) at a check whose termination test says optimal,
+ * with the current point in original space (`point`: x, rc, y, ax, the objectives,
+ * residuals and iterations: a copy, the callee's to change, discarded after the call).
+ * *accept = 0 rejects it: the solve goes on, and the test and the question come again
+ * at the next check. The answer must be the same on every rank. */
+typedef slp_err (*slp_accept_fn)(slp_result_t *point, void *user, int *accept);
+
 /* What one solve is given besides the problem and the settings (run data). */
 typedef struct slp_solve_inputs {
     /* Warm start: this rank's column slice of x and row slice of y in original space
@@ -100,6 +107,8 @@ typedef struct slp_solve_inputs {
     FILE *trace;
     slp_progress_fn progress;     /* NULL: none */
     void *progress_user;
+    slp_accept_fn accept;         /* NULL: the termination test decides alone */
+    void *accept_user;
 } slp_solve_inputs_t;
 
 /* Solve. `inputs` may be NULL (none). `lp` is modified in place (preprocessed and scaled) and its matrix is

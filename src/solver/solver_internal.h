@@ -126,6 +126,13 @@ slp_err slp_pdhg_point_products(slp_pdhg_t *s);
 slp_err slp_pdhg_window(slp_pdhg_t *s, slp_loop_t *loop, int iters, slp_check_scalars_t *chk);
 double slp_pdhg_norm(const slp_pdhg_t *s, double l2, double linf);
 
+/* solution.c: the point in original units and the user's sense (x, rc, y, ax of
+ * `res`). extract ends the solve (the state's vectors become the result, with the
+ * certificate of an infeasible or unbounded res->status); current_point copies the
+ * current point at a check and leaves the state as it was. */
+slp_err slp_pdhg_extract(slp_pdhg_t *s, double sense, slp_result_t *res);
+slp_err slp_pdhg_current_point(slp_pdhg_t *s, double sense, slp_result_t *pt);
+
 /* termination.c */
 int slp_pdhg_is_optimal(const slp_pdhg_t *s, const slp_check_scalars_t *chk);
 int slp_pdhg_primal_feasible(const slp_pdhg_t *s, const slp_check_scalars_t *chk);

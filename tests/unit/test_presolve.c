@@ -25,6 +25,7 @@
 #include "grid/grid.h"
 #include "io/mps.h"
 #include "presolve/presolve.h"
+#include "presolve/verify.h"
 #include "solver/solver.h"
 
 #define SOLVE_TOL 1e-8
@@ -493,14 +494,21 @@ static void test_duplicate_rows(void)
 
 /* Infeasible and unbounded models decided by presolve alone. */
 /* The status of the whole pipeline (presolve, solve, verdict) on 1e-8. */
+/* The model distributed over the grid, and the default settings at tolerance 1e-8. */
+static void distribute_at_1e8(const slp_model_t *model, slp_local_problem_t *lp,
+                              slp_settings_t *set)
+{
+    CHECK(slp_distribute_model(grid, grid->rank == 0 ? model : NULL, lp) == SLP_OK,
+          "distribute: %s", slp_error_message());
+    slp_settings_default(set);
+    set->tol = 1e-8;
+}
+
 static int pipeline_status(const slp_model_t *model, int presolve)
 {
     slp_local_problem_t lp;
-    CHECK(slp_distribute_model(grid, grid->rank == 0 ? model : NULL, &lp) == SLP_OK,
-          "distribute: %s", slp_error_message());
     slp_settings_t set;
-    slp_settings_default(&set);
-    set.tol = 1e-8;
+    distribute_at_1e8(model, &lp, &set);
     set.presolve = presolve;
     slp_backend_t *be = NULL;
     CHECK(slp_backend_cpu_create(1, &be) == SLP_OK, "backend");
@@ -756,6 +764,51 @@ static void test_extra(const char *shared)
     }
 }
 
+/* The verification at the checks (src/presolve/verify.c): a point that fails is
+ * rejected until the solve has run as many iterations again as at the first failure,
+ * then accepted unverified (the verdict's retries take over); a point that verifies is
+ * accepted at once. Hand-solved: min x1 + x2, x1 + x2 >= 2, 0 <= x <= 10 has the
+ * optimum x = (1, 1), y = 1, z = 0; x = (0.5, 0.5) violates the row by 1. */
+static void test_verify_at_checks(void)
+{
+    double a[] = {1, 1}, c[] = {1, 1}, lv[] = {0, 0}, uv[] = {10, 10}, lc[] = {2},
+           uc[] = {INFINITY};
+    slp_model_t *model = dense_model(1, 2, a, c, lv, uv, lc, uc, 1);
+    slp_local_problem_t lp;
+    slp_settings_t set;
+    distribute_at_1e8(model, &lp, &set);
+    slp_verify_in_loop_t v = {grid, NULL, &lp, &set, 0};
+    slp_result_t pt = {0};
+    pt.x = calloc((size_t)lp.n_loc + 1, sizeof(double));
+    pt.rc = calloc((size_t)lp.n_loc + 1, sizeof(double));
+    pt.y = calloc((size_t)lp.m_loc + 1, sizeof(double));
+    pt.ax = calloc((size_t)lp.m_loc + 1, sizeof(double));
+    for (int64_t i = 0; i < lp.m_loc; i++)
+        pt.y[i] = 1.0;
+    const int64_t iters[] = {1000, 1999, 2000};
+    const int want[] = {0, 0, 1};
+    for (int k = 0; k < 3; k++) {
+        for (int64_t j = 0; j < lp.n_loc; j++)
+            pt.x[j] = 0.5;
+        pt.iterations = iters[k];
+        int accept = -1;
+        CHECK(slp_verify_accept(&pt, &v, &accept) == SLP_OK, "accept: %s", slp_error_message());
+        CHECK(accept == want[k], "failing point at %lld iterations: accept %d, want %d",
+              (long long)iters[k], accept, want[k]);
+    }
+    CHECK(v.first_failure == 1000, "first failure recorded at %lld", (long long)v.first_failure);
+    slp_verify_in_loop_t fresh = {grid, NULL, &lp, &set, 0};
+    for (int64_t j = 0; j < lp.n_loc; j++)
+        pt.x[j] = 1.0;
+    int accept = -1;
+    CHECK(slp_verify_accept(&pt, &fresh, &accept) == SLP_OK && accept == 1 &&
+              fresh.first_failure == 0,
+          "the optimum not accepted at once (accept %d)", accept);
+    slp_result_free(&pt);
+    slp_local_problem_free(&lp);
+    slp_model_destroy(&model);
+}
+
 int main(int argc, char **argv)
 {
     if (slp_comm_init(&argc, &argv, 0) != SLP_OK) {
@@ -787,6 +840,7 @@ int main(int argc, char **argv)
     test_parallel_columns();
     test_duplicate_rows();
     test_decided_by_presolve();
+    test_verify_at_checks();
     test_design_match();
     if (getenv("SLP_PRESOLVE_EXTRA"))
         test_extra(shared);

@@ -1,0 +1,102 @@
+/* The verification of an optimum on the original model (docs/statuses.md, step 4 and
+ * "Verified at the check"). */
+#include "presolve/verify.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "check/check_grid.h"
+#include "core/log.h"
+
+#define SLP_VERIFY_SLACK 10.0        /* normwise verdict threshold: this factor x the tolerance */
+#define SLP_VERIFY_COORD_SLACK 100.0 /* worst-coordinate threshold: this factor x the tolerance, */
+#define SLP_VERIFY_COORD_TOL 1e-6    /* for tolerances up to this (high-accuracy solves) */
+
+/* A reduced cost z_j multiplies the bound its sign selects in the dual objective.
+ * When that bound is far from x_j (|x_j - bound| > 1 + |x_j|: x_j does not sit on it,
+ * and the bound may be huge, like 1e12 standing for "none"), z_j's product with the
+ * bound would swamp the gap although z_j is only a stationarity residual; it is
+ * reported as 0, which moves |z_j| into the stationarity residual instead
+ * (docs/statuses.md, "Reduced costs at far bounds"). */
+static void zero_far_bound_costs(const slp_local_problem_t *lp, slp_result_t *result)
+{
+    if (!result->rc || !result->x)
+        return;
+    for (int64_t j = 0; j < lp->n_loc; j++) {
+        double z = result->rc[j] * (lp->sense < 0 ? -1.0 : 1.0), x = result->x[j];
+        double bound = z > 0 ? lp->lv[j] : z < 0 ? lp->uv[j] : x;
+        if (isfinite(bound) && fabs(x - bound) > 1.0 + fabs(x))
+            result->rc[j] = 0.0;
+    }
+}
+
+/* The user's tolerances for the verification (relative criteria of the checker). */
+static void verify_tolerances(const slp_settings_t *s, double *primal, double *dual, double *gap)
+{
+    if (!s->detailed) {
+        *primal = *dual = *gap = s->tol;
+        return;
+    }
+    *primal = *dual = fmax(s->eps_abs, s->eps_rel);
+    *gap = fmax(s->eps_abs, s->gap_rel);
+}
+
+/* The normwise criteria within SLACK x the tolerance and, for a high-accuracy solve,
+ * the worst coordinate (the checker's coordinatewise and sign criteria) within
+ * COORD_SLACK x it. */
+slp_err slp_verify_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
+                           const slp_settings_t *settings, slp_result_t *result,
+                           slp_verification_t *out)
+{
+    zero_far_bound_costs(orig, result);
+    slp_check_result_t chk;
+    SLP_CALL(slp_check_grid(grid, orig, result->x, result->y, result->rc, NAN, &chk));
+    double tp, td, tg;
+    verify_tolerances(settings, &tp, &td, &tg);
+    const double *v = chk.value;
+    out->primal = fmax(v[SLP_CHECK_BOUND_NORM], v[SLP_CHECK_ROW_NORM]);
+    out->dual = v[SLP_CHECK_STAT_NORM];
+    out->gap = v[SLP_CHECK_GAP];
+    out->coord = fmax(fmax(v[SLP_CHECK_BOUND_COORD], v[SLP_CHECK_ROW_COORD]),
+                      fmax(v[SLP_CHECK_STAT_COORD],
+                           fmax(v[SLP_CHECK_ROW_DUAL_SIGN], v[SLP_CHECK_REDUCED_COST_SIGN])));
+    double t = fmax(tp, td);
+    int coord_ok = t > SLP_VERIFY_COORD_TOL || out->coord <= SLP_VERIFY_COORD_SLACK * t;
+    out->ok = chk.all_finite && out->primal <= SLP_VERIFY_SLACK * tp &&
+              out->dual <= SLP_VERIFY_SLACK * td && out->gap <= SLP_VERIFY_SLACK * tg && coord_ok;
+    return SLP_OK;
+}
+
+void slp_verification_log(const char *where, const slp_verification_t *v)
+{
+    slp_log("Verification %s: primal %.3e, dual %.3e, gap %.3e, worst coordinate %.3e: %s\n",
+            where, v->primal, v->dual, v->gap, v->coord,
+            v->ok ? "meets the tolerance" : "FAILS the tolerance");
+}
+
+slp_err slp_verify_accept(slp_result_t *point, void *user, int *accept)
+{
+    slp_verify_in_loop_t *c = user;
+    if (c->pre) /* the point is a copy: recovered in place */
+        SLP_CALL(slp_presolve_recover(c->grid, c->pre, c->orig, point));
+    slp_verification_t v;
+    SLP_CALL(slp_verify_optimal(c->grid, c->orig, c->settings, point, &v));
+    char where[64];
+    snprintf(where, sizeof where, "at iteration %lld", (long long)point->iterations);
+    *accept = 1;
+    if (v.ok) {
+        if (c->first_failure > 0)
+            slp_verification_log(where, &v);
+    } else if (c->first_failure == 0) {
+        c->first_failure = point->iterations;
+        slp_verification_log(where, &v);
+        slp_log("Verification at the checks: iterating on, the point verified at each check\n");
+        *accept = 0;
+    } else if (point->iterations >= 2 * c->first_failure) {
+        slp_log("Verification at the checks: still failing after %lld iterations; the "
+                "verdict retries\n", (long long)point->iterations);
+    } else {
+        *accept = 0;
+    }
+    return SLP_OK;
+}
