@@ -104,7 +104,7 @@ static slp_err original_get(slp_grid_t *grid, original_t *o, const slp_local_pro
  * count of improving empty columns, whose ray replaces the solver's when set. */
 static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, original_t *before,
                        const slp_settings_t *settings, double t_start,
-                       const slp_solve_inputs_t *inputs, int verify_at_checks,
+                       const slp_solve_inputs_t *inputs, const slp_settings_t *verify_against,
                        slp_backend_t *be, slp_result_t *result, slp_presolve_stats_t *stats,
                        int64_t *unbounded_cols)
 {
@@ -113,10 +113,11 @@ static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, original_t *be
     memset(result, 0, sizeof *result);
     *unbounded_cols = 0;
     slp_solve_inputs_t in = *inputs;
-    /* An optimum is verified at the check that finds it, where the original problem is
-     * in memory (not for shard input before the solve has ended: docs/memory.md). */
-    slp_verify_in_loop_t verify = {grid, NULL, before->lp, settings, 0};
-    if (verify_at_checks && before->lp) {
+    /* An optimum is verified against the user's tolerances (verify_against, NULL:
+     * not at all) at the check that finds it, where the original problem is in memory
+     * (not for shard input before the solve has ended: docs/memory.md). */
+    slp_verify_in_loop_t verify = {grid, NULL, before->lp, verify_against, 0};
+    if (verify_against && before->lp) {
         in.accept = slp_verify_accept;
         in.accept_user = &verify;
     }
@@ -159,11 +160,12 @@ static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, original_t *be
     return rc;
 }
 
-/* A copy of the original problem for a follow-up solve (objective 0 when asked). */
+/* A copy of the original problem for a follow-up solve (objective 0 when asked; an
+ * optimum verified at its checks against verify_against's tolerances unless NULL). */
 static slp_err solve_copy(slp_grid_t *grid, const slp_local_problem_t *orig,
                           const slp_settings_t *set, const slp_solve_inputs_t *inputs,
-                          int zero_objective, slp_backend_t *be,
-                          slp_result_t *out)
+                          int zero_objective, const slp_settings_t *verify_against,
+                          slp_backend_t *be, slp_result_t *out)
 {
     /* the problem as given: orig itself, or a view of it with the objective 0 */
     slp_local_problem_t view = *orig;
@@ -186,7 +188,7 @@ static slp_err solve_copy(slp_grid_t *grid, const slp_local_problem_t *orig,
     original_t given = {.lp = &view};
     slp_presolve_stats_t stats;
     int64_t unbounded = 0;
-    rc = attempt(grid, &lp, &given, set, slp_wall_seconds(), inputs, !zero_objective, be, out,
+    rc = attempt(grid, &lp, &given, set, slp_wall_seconds(), inputs, verify_against, be, out,
                  &stats, &unbounded);
     slp_local_problem_free(&lp);
     free(zeros);
@@ -215,7 +217,7 @@ static slp_err confirm_unbounded(slp_grid_t *grid, const slp_local_problem_t *or
     slp_log("Verdict: an improving ray was found; checking primal feasibility (objective 0)\n");
     slp_settings_t set = follow_up(settings, t_start);
     slp_result_t feas;
-    SLP_CALL(solve_copy(grid, orig, &set, &NO_INPUTS, 1, be, &feas));
+    SLP_CALL(solve_copy(grid, orig, &set, &NO_INPUTS, 1, NULL, be, &feas));
     if (feas.status == SLP_STATUS_OPTIMAL) {
         /* Keep the ray; report the feasible point with the original objective. */
         double *ray = result->ray_x;
@@ -281,7 +283,7 @@ static slp_err certify_infeasible(slp_grid_t *grid, const slp_local_problem_t *o
     slp_result_t cert;
     /* A Farkas ray does not involve the objective; with c = 0 the solve cannot end
      * unbounded instead (an LP both primal and dual infeasible). */
-    SLP_CALL(solve_copy(grid, orig, &set, &NO_INPUTS, 1, be, &cert));
+    SLP_CALL(solve_copy(grid, orig, &set, &NO_INPUTS, 1, NULL, be, &cert));
     if (cert.status == SLP_STATUS_PRIMAL_INFEASIBLE && cert.ray_y) {
         free(result->ray_y);
         result->ray_y = cert.ray_y;
@@ -344,7 +346,7 @@ static slp_err retry_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
                 factor);
         slp_solve_inputs_t start = {.x0 = result->x, .y0 = result->y};
         slp_result_t again;
-        SLP_CALL(solve_copy(grid, orig, &set, &start, 0, be, &again));
+        SLP_CALL(solve_copy(grid, orig, &set, &start, 0, settings, be, &again));
         int ok = 0;
         if (again.status == SLP_STATUS_OPTIMAL) {
             SLP_CALL(verify_point(grid, orig, settings, &again, &ok));
@@ -416,8 +418,8 @@ slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
         orig.lp = &orig.owned;
     }
     int64_t unbounded_cols = 0;
-    slp_err rc = attempt(grid, lp, &orig, settings, t_start, inputs ? inputs : &NO_INPUTS, 1,
-                         be, result, stats, &unbounded_cols);
+    slp_err rc = attempt(grid, lp, &orig, settings, t_start, inputs ? inputs : &NO_INPUTS,
+                         settings, be, result, stats, &unbounded_cols);
     int reduced = stats->total.rows + stats->total.cols + stats->total.nnz > 0 || unbounded_cols > 0;
     if (rc == SLP_OK)
         rc = verdict(grid, &orig, settings, t_start, stats, unbounded_cols, reduced, be, result);
