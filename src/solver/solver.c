@@ -381,7 +381,6 @@ static slp_err accepted(slp_pdhg_t *s, const slp_loop_t *loop, const slp_check_s
     return rc;
 }
 
-/* The time limit's clock starts at t_entry (the solver's entry: setup counts). */
 /* The caller's progress callback after a check: 1 when it asks to stop. */
 static int report_progress(const slp_pdhg_t *s, slp_loop_t *loop,
                            const slp_check_scalars_t *chk, double sense, double seconds)
@@ -395,6 +394,8 @@ static int report_progress(const slp_pdhg_t *s, slp_loop_t *loop,
     return s->in->progress(&p, s->in->progress_user) != 0;
 }
 
+/* The iterations, checks and verdicts of one solve. The time limit's clock starts at
+ * t_entry (the solver's entry: setup counts). */
 static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result_t *res)
 {
     const slp_settings_t *set = s->set;
