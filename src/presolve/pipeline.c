@@ -100,13 +100,15 @@ static slp_err original_get(slp_grid_t *grid, original_t *o, const slp_local_pro
 }
 
 /* Presolve (unless off), solve, recover. `before` is the problem as given (for the
- * recovery's objectives; lp is reduced in place). *unbounded_cols receives presolve's
- * count of improving empty columns, whose ray replaces the solver's when set. */
+ * recovery's objectives; lp is reduced in place). An optimum is verified at the checks
+ * against verify_against's tolerances (NULL: not), with a budget of at least
+ * budget_floor iterations (verify.h). *unbounded_cols receives presolve's count of
+ * improving empty columns, whose ray replaces the solver's when set. */
 static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, original_t *before,
                        const slp_settings_t *settings, double t_start,
                        const slp_solve_inputs_t *inputs, const slp_settings_t *verify_against,
-                       slp_backend_t *be, slp_result_t *result, slp_presolve_stats_t *stats,
-                       int64_t *unbounded_cols)
+                       int64_t budget_floor, slp_backend_t *be, slp_result_t *result,
+                       slp_presolve_stats_t *stats, int64_t *unbounded_cols)
 {
     memset(stats, 0, sizeof *stats);
     stats->infeasible_row = -1;
@@ -116,7 +118,7 @@ static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, original_t *be
     /* An optimum is verified against the user's tolerances (verify_against, NULL:
      * not at all) at the check that finds it, where the original problem is in memory
      * (not for shard input before the solve has ended: docs/memory.md). */
-    slp_verify_in_loop_t verify = {grid, NULL, before->lp, verify_against, 0};
+    slp_verify_in_loop_t verify = {grid, NULL, before->lp, verify_against, budget_floor, 0};
     if (verify_against && before->lp) {
         in.accept = slp_verify_accept;
         in.accept_user = &verify;
@@ -165,7 +167,7 @@ static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, original_t *be
 static slp_err solve_copy(slp_grid_t *grid, const slp_local_problem_t *orig,
                           const slp_settings_t *set, const slp_solve_inputs_t *inputs,
                           int zero_objective, const slp_settings_t *verify_against,
-                          slp_backend_t *be, slp_result_t *out)
+                          int64_t budget_floor, slp_backend_t *be, slp_result_t *out)
 {
     /* the problem as given: orig itself, or a view of it with the objective 0 */
     slp_local_problem_t view = *orig;
@@ -188,8 +190,8 @@ static slp_err solve_copy(slp_grid_t *grid, const slp_local_problem_t *orig,
     original_t given = {.lp = &view};
     slp_presolve_stats_t stats;
     int64_t unbounded = 0;
-    rc = attempt(grid, &lp, &given, set, slp_wall_seconds(), inputs, verify_against, be, out,
-                 &stats, &unbounded);
+    rc = attempt(grid, &lp, &given, set, slp_wall_seconds(), inputs, verify_against,
+                 budget_floor, be, out, &stats, &unbounded);
     slp_local_problem_free(&lp);
     free(zeros);
     return rc;
@@ -217,7 +219,7 @@ static slp_err confirm_unbounded(slp_grid_t *grid, const slp_local_problem_t *or
     slp_log("Verdict: an improving ray was found; checking primal feasibility (objective 0)\n");
     slp_settings_t set = follow_up(settings, t_start);
     slp_result_t feas;
-    SLP_CALL(solve_copy(grid, orig, &set, &NO_INPUTS, 1, NULL, be, &feas));
+    SLP_CALL(solve_copy(grid, orig, &set, &NO_INPUTS, 1, NULL, 0, be, &feas));
     if (feas.status == SLP_STATUS_OPTIMAL) {
         /* Keep the ray; report the feasible point with the original objective. */
         double *ray = result->ray_x;
@@ -283,7 +285,7 @@ static slp_err certify_infeasible(slp_grid_t *grid, const slp_local_problem_t *o
     slp_result_t cert;
     /* A Farkas ray does not involve the objective; with c = 0 the solve cannot end
      * unbounded instead (an LP both primal and dual infeasible). */
-    SLP_CALL(solve_copy(grid, orig, &set, &NO_INPUTS, 1, NULL, be, &cert));
+    SLP_CALL(solve_copy(grid, orig, &set, &NO_INPUTS, 1, NULL, 0, be, &cert));
     if (cert.status == SLP_STATUS_PRIMAL_INFEASIBLE && cert.ray_y) {
         free(result->ray_y);
         result->ray_y = cert.ray_y;
@@ -344,9 +346,12 @@ static slp_err retry_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
         slp_settings_t set = tightened(settings, t_start, factor);
         slp_log("Verdict: retry %d at tolerance x %.0e, warm-started, without presolve\n", k + 1,
                 factor);
-        slp_solve_inputs_t start = {.x0 = result->x, .y0 = result->y};
+        /* asked at the user's level; the tighter test ends it when that never verifies */
+        slp_solve_inputs_t start = {.x0 = result->x, .y0 = result->y,
+                                    .accept_scale = 1.0 / factor};
         slp_result_t again;
-        SLP_CALL(solve_copy(grid, orig, &set, &start, 0, settings, be, &again));
+        SLP_CALL(solve_copy(grid, orig, &set, &start, 0, settings, result->iterations, be,
+                            &again));
         int ok = 0;
         if (again.status == SLP_STATUS_OPTIMAL) {
             SLP_CALL(verify_point(grid, orig, settings, &again, &ok));
@@ -419,7 +424,7 @@ slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
     }
     int64_t unbounded_cols = 0;
     slp_err rc = attempt(grid, lp, &orig, settings, t_start, inputs ? inputs : &NO_INPUTS,
-                         settings, be, result, stats, &unbounded_cols);
+                         settings, 0, be, result, stats, &unbounded_cols);
     int reduced = stats->total.rows + stats->total.cols + stats->total.nnz > 0 || unbounded_cols > 0;
     if (rc == SLP_OK)
         rc = verdict(grid, &orig, settings, t_start, stats, unbounded_cols, reduced, be, result);

@@ -92,7 +92,7 @@ slp_err slp_verify_accept(slp_result_t *point, void *user, int *accept)
         slp_verification_log(where, &v);
         slp_log("Verification at the checks: iterating on, the point verified at each check\n");
         *accept = 0;
-    } else if (point->iterations >= 2 * c->first_failure) {
+    } else if (point->iterations - c->first_failure >= fmax(c->first_failure, c->budget_floor)) {
         slp_log("Verification at the checks: still failing after %lld iterations; the "
                 "verdict retries\n", (long long)point->iterations);
     } else {

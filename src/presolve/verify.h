@@ -24,13 +24,15 @@ void slp_verification_log(const char *where, const slp_verification_t *v);
  * solver's copy) is recovered in place to the original problem when presolve reduced
  * it, and verified there.
  * A point that fails is rejected, and the solve goes on, until it has run as many
- * iterations again as it had at the first failure; then the point is accepted
- * unverified and the verdict's retries take over. */
+ * iterations again as it had at the first failure (at least budget_floor: a retry
+ * gets as many as the run before it); then the point is accepted unverified and the
+ * verdict's retries take over. */
 typedef struct slp_verify_in_loop {
     slp_grid_t *grid;
     slp_presolve_t *pre;             /* NULL: the solve is of the original problem */
     const slp_local_problem_t *orig;
     const slp_settings_t *settings;  /* the user's tolerances */
+    int64_t budget_floor;            /* the budget is at least this many iterations */
     int64_t first_failure;           /* iterations at the first rejection (0: none) */
 } slp_verify_in_loop_t;
 

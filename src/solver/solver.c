@@ -363,6 +363,14 @@ static int window_length(const slp_pdhg_t *s, int64_t total, double elapsed)
     return left <= s->seconds_per_iter ? 1 : (int)(left / s->seconds_per_iter);
 }
 
+/* Whether the caller's question is due although the test itself failed: the test at
+ * the caller's looser level (inputs->accept_scale) holds. */
+static int loosely_optimal(const slp_pdhg_t *s, const slp_check_scalars_t *chk)
+{
+    return s->in->accept && s->in->accept_scale > 1.0 && slp_pdhg_all_finite(chk) &&
+           slp_pdhg_is_optimal_scaled(s, chk, s->in->accept_scale);
+}
+
 /* The caller's verdict on a point that meets the termination test (inputs->accept):
  * 1 when there is no caller's test or it accepts. */
 static slp_err accepted(slp_pdhg_t *s, const slp_loop_t *loop, const slp_check_scalars_t *chk,
@@ -442,12 +450,14 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result
         s->seconds_per_iter = (elapsed - loop_elapsed0) / (double)(loop.total - loop_total0);
         window = window_length(s, loop.total, elapsed);
         status = check_status(s, &chk, loop.total, elapsed, 0);
-        if (status == SLP_STATUS_OPTIMAL) {
+        if (status == SLP_STATUS_OPTIMAL || (status < 0 && loosely_optimal(s, &chk))) {
             int accept = 1;
             rc = accepted(s, &loop, &chk, sense, &accept);
             if (rc != SLP_OK)
                 break;
-            if (!accept)
+            if (accept)
+                status = SLP_STATUS_OPTIMAL;
+            else if (status == SLP_STATUS_OPTIMAL)
                 status = check_status(s, &chk, loop.total, elapsed, 1);
         }
         if (status < 0 && interrupted)

@@ -109,6 +109,10 @@ typedef struct slp_solve_inputs {
     void *progress_user;
     slp_accept_fn accept;         /* NULL: the termination test decides alone */
     void *accept_user;
+    /* With accept set: the question is asked also where the termination test holds
+     * with its tolerances multiplied by this (> 1: looser; an answer yes ends the solve
+     * as optimal). 0 or 1: only where the test itself holds. */
+    double accept_scale;
 } slp_solve_inputs_t;
 
 /* Solve. `inputs` may be NULL (none). `lp` is modified in place (preprocessed and scaled) and its matrix is

@@ -135,6 +135,8 @@ slp_err slp_pdhg_current_point(slp_pdhg_t *s, double sense, slp_result_t *pt);
 
 /* termination.c */
 int slp_pdhg_is_optimal(const slp_pdhg_t *s, const slp_check_scalars_t *chk);
+/* The same test with every tolerance multiplied by `scale`. */
+int slp_pdhg_is_optimal_scaled(const slp_pdhg_t *s, const slp_check_scalars_t *chk, double scale);
 int slp_pdhg_primal_feasible(const slp_pdhg_t *s, const slp_check_scalars_t *chk);
 int slp_pdhg_dual_feasible(const slp_pdhg_t *s, const slp_check_scalars_t *chk);
 int slp_pdhg_gap_small(const slp_pdhg_t *s, const slp_check_scalars_t *chk);

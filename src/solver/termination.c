@@ -7,38 +7,57 @@
 
 #include "solver/solver_internal.h"
 
-int slp_pdhg_primal_feasible(const slp_pdhg_t *s, const slp_check_scalars_t *chk)
+/* Each part of the criterion with every tolerance multiplied by `scale`. */
+static int primal_feasible(const slp_pdhg_t *s, const slp_check_scalars_t *chk, double scale)
 {
     const slp_settings_t *set = s->set;
     if (!set->detailed)
-        return chk->rel_p < set->tol;
+        return chk->rel_p < scale * set->tol;
     double bc = slp_pdhg_norm(s, s->norms.bc_l2, s->norms.bc_linf);
-    return chk->rp <= set->eps_abs + set->eps_rel * bc;
+    return chk->rp <= scale * (set->eps_abs + set->eps_rel * bc);
+}
+
+static int dual_feasible(const slp_pdhg_t *s, const slp_check_scalars_t *chk, double scale)
+{
+    const slp_settings_t *set = s->set;
+    if (!set->detailed)
+        return chk->rel_d < scale * set->tol;
+    double cn = slp_pdhg_norm(s, s->norms.c_l2, s->norms.c_linf);
+    return chk->rd <= scale * (set->eps_abs + set->eps_rel * cn);
+}
+
+static int gap_small(const slp_pdhg_t *s, const slp_check_scalars_t *chk, double scale)
+{
+    const slp_settings_t *set = s->set;
+    if (!set->detailed)
+        return chk->rel_gap < scale * set->tol;
+    return chk->gap <= scale * (set->eps_abs + set->gap_rel * (fabs(chk->pobj) + fabs(chk->dobj)));
+}
+
+int slp_pdhg_primal_feasible(const slp_pdhg_t *s, const slp_check_scalars_t *chk)
+{
+    return primal_feasible(s, chk, 1.0);
 }
 
 int slp_pdhg_dual_feasible(const slp_pdhg_t *s, const slp_check_scalars_t *chk)
 {
-    const slp_settings_t *set = s->set;
-    if (!set->detailed)
-        return chk->rel_d < set->tol;
-    double cn = slp_pdhg_norm(s, s->norms.c_l2, s->norms.c_linf);
-    return chk->rd <= set->eps_abs + set->eps_rel * cn;
+    return dual_feasible(s, chk, 1.0);
 }
 
-/* The gap part of the criterion. */
-static int gap_small(const slp_pdhg_t *s, const slp_check_scalars_t *chk)
+int slp_pdhg_gap_small(const slp_pdhg_t *s, const slp_check_scalars_t *chk)
 {
-    const slp_settings_t *set = s->set;
-    if (!set->detailed)
-        return chk->rel_gap < set->tol;
-    return chk->gap <= set->eps_abs + set->gap_rel * (fabs(chk->pobj) + fabs(chk->dobj));
+    return gap_small(s, chk, 1.0);
 }
 
-int slp_pdhg_gap_small(const slp_pdhg_t *s, const slp_check_scalars_t *chk) { return gap_small(s, chk); }
+int slp_pdhg_is_optimal_scaled(const slp_pdhg_t *s, const slp_check_scalars_t *chk, double scale)
+{
+    return primal_feasible(s, chk, scale) && dual_feasible(s, chk, scale) &&
+           gap_small(s, chk, scale);
+}
 
 int slp_pdhg_is_optimal(const slp_pdhg_t *s, const slp_check_scalars_t *chk)
 {
-    return slp_pdhg_primal_feasible(s, chk) && slp_pdhg_dual_feasible(s, chk) && gap_small(s, chk);
+    return slp_pdhg_is_optimal_scaled(s, chk, 1.0);
 }
 
 /* A ray objective that is only the rounding left of cancelling terms proves nothing

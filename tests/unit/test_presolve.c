@@ -765,10 +765,11 @@ static void test_extra(const char *shared)
 }
 
 /* The verification at the checks (src/presolve/verify.c): a point that fails is
- * rejected until the solve has run as many iterations again as at the first failure,
- * then accepted unverified (the verdict's retries take over); a point that verifies is
- * accepted at once. Hand-solved: min x1 + x2, x1 + x2 >= 2, 0 <= x <= 10 has the
- * optimum x = (1, 1), y = 1, z = 0; x = (0.5, 0.5) violates the row by 1. */
+ * rejected until the solve has run as many iterations again as at the first failure
+ * (at least the floor a retry is given), then accepted unverified (the verdict's
+ * retries take over); a point that verifies is accepted at once. Hand-solved:
+ * min x1 + x2, x1 + x2 >= 2, 0 <= x <= 10 has the optimum x = (1, 1), y = 1, z = 0;
+ * x = (0.5, 0.5) violates the row by 1. */
 static void test_verify_at_checks(void)
 {
     double a[] = {1, 1}, c[] = {1, 1}, lv[] = {0, 0}, uv[] = {10, 10}, lc[] = {2},
@@ -777,7 +778,7 @@ static void test_verify_at_checks(void)
     slp_local_problem_t lp;
     slp_settings_t set;
     distribute_at_1e8(model, &lp, &set);
-    slp_verify_in_loop_t v = {grid, NULL, &lp, &set, 0};
+    slp_verify_in_loop_t v = {grid, NULL, &lp, &set, 0, 0};
     slp_result_t pt = {0};
     pt.x = calloc((size_t)lp.n_loc + 1, sizeof(double));
     pt.rc = calloc((size_t)lp.n_loc + 1, sizeof(double));
@@ -797,7 +798,20 @@ static void test_verify_at_checks(void)
               (long long)iters[k], accept, want[k]);
     }
     CHECK(v.first_failure == 1000, "first failure recorded at %lld", (long long)v.first_failure);
-    slp_verify_in_loop_t fresh = {grid, NULL, &lp, &set, 0};
+    /* a retry's floor: as many iterations as the run before it, here 5000 */
+    slp_verify_in_loop_t floored = {grid, NULL, &lp, &set, 5000, 0};
+    const int64_t later[] = {1000, 2000, 5999, 6000};
+    const int want_floored[] = {0, 0, 0, 1};
+    for (int k = 0; k < 4; k++) {
+        for (int64_t j = 0; j < lp.n_loc; j++)
+            pt.x[j] = 0.5;
+        pt.iterations = later[k];
+        int accept = -1;
+        CHECK(slp_verify_accept(&pt, &floored, &accept) == SLP_OK && accept == want_floored[k],
+              "failing point with floor 5000 at %lld iterations: accept %d, want %d",
+              (long long)later[k], accept, want_floored[k]);
+    }
+    slp_verify_in_loop_t fresh = {grid, NULL, &lp, &set, 0, 0};
     for (int64_t j = 0; j < lp.n_loc; j++)
         pt.x[j] = 1.0;
     int accept = -1;
