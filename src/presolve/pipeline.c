@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check/check_grid.h"
 #include "presolve/verify.h"
 #include "presolve/row_certificate.h"
 #include "core/log.h"

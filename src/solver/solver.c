@@ -367,7 +367,7 @@ static int window_length(const slp_pdhg_t *s, int64_t total, double elapsed)
  * the caller's looser level (inputs->accept_scale) holds. */
 static int loosely_optimal(const slp_pdhg_t *s, const slp_check_scalars_t *chk)
 {
-    return s->in->accept && s->in->accept_scale > 1.0 && slp_pdhg_all_finite(chk) &&
+    return s->in->accept && s->in->accept_scale > 1.0 &&
            slp_pdhg_is_optimal_scaled(s, chk, s->in->accept_scale);
 }
 
