@@ -131,7 +131,7 @@ static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, original_t *be
     slp_err rc = slp_comm_agree(grid->world, slp_presolve_run(grid, lp, &pre, &decided));
     verify.pre = pre;
     if (rc == SLP_OK && !in.norms) {
-        rc = slp_compute_norms(grid, lp, &norms);
+        norms = *slp_presolve_norms(pre);
         larger_norms(&norms, &original);
         in.norms = &norms;
     }

@@ -25,7 +25,7 @@ const char *slp_presolve_kind_name(int kind)
 {
     static const char *names[SLP_PRESOLVE_NKINDS] = {
         "paper", "fixed", "singleton", "empty_row", "empty_col",
-        "redundant", "forcing", "dual_fix", "free_col", "doubleton",
+        "redundant", "forcing", "dual_fix", "free_col", "slack_col", "doubleton",
         "parallel", "parallel_fix", "duplicate_row"};
     return kind >= 0 && kind < SLP_PRESOLVE_NKINDS ? names[kind] : "?";
 }
@@ -34,6 +34,8 @@ const slp_presolve_stats_t *slp_presolve_stats(const slp_presolve_t *pre)
 {
     return &pre->stats;
 }
+
+const slp_norms_t *slp_presolve_norms(const slp_presolve_t *pre) { return &pre->norms; }
 
 void slp_presolve_free(slp_presolve_t **pre)
 {
@@ -53,6 +55,7 @@ void slp_presolve_free(slp_presolve_t **pre)
     free(p->col_ray);
     free(p->ent);
     free(p->par);
+    free(p->slack);
     free(p->stage_kind);
     free(p);
     *pre = NULL;
@@ -528,6 +531,8 @@ static slp_err ctx_alloc(ps_ctx_t *x)
     SLP_CALL(slp_alloc(&x->ccnt, (size_t)n + 1, sizeof(int64_t)));
     SLP_CALL(slp_alloc(&x->rbuf, 2 * (size_t)m + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&x->rowmag, (size_t)m + 1, sizeof(double)));
+    SLP_CALL(slp_alloc(&x->widen, 2 * (size_t)m + 1, sizeof(double)));
+    memset(x->widen, 0, (2 * (size_t)m + 1) * sizeof(double));
     SLP_CALL(slp_alloc(&x->cbuf, 2 * (size_t)n + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&x->row_kill, (size_t)m + 1, 1));
     SLP_CALL(slp_alloc(&x->row_flags, (size_t)m + 1, 1));
@@ -543,6 +548,7 @@ static void ctx_free(ps_ctx_t *x)
     free(x->ccnt);
     free(x->rbuf);
     free(x->rowmag);
+    free(x->widen);
     free(x->cbuf);
     free(x->sbuf);
     free(x->row_kill);
@@ -594,6 +600,7 @@ static slp_err run_rounds(ps_ctx_t *x)
             break;
         SLP_CALL(ps_pass_dual_fix(x, &changed));
         SLP_CALL(ps_pass_free_singleton(x, &changed));
+        SLP_CALL(ps_pass_slack(x, &changed));
         SLP_CALL(ps_pass_doubleton(x, &changed));
         if (x->status >= 0)
             break;
@@ -605,6 +612,28 @@ static slp_err run_rounds(ps_ctx_t *x)
             break;
     }
     return SLP_OK;
+}
+
+/* The reduced problem's norms, a row widened by slack columns counted with its bounds
+ * before the widening: a slack's range (a column bound of 1e5, say) says nothing about
+ * the scale of the row, and counting it loosened the tolerances (grow22's ||b|| went from
+ * 0 to 9e5). Collective. */
+static slp_err reduced_norms(ps_ctx_t *x)
+{
+    slp_local_problem_t view = *x->lp;
+    int64_t m = view.m_loc;
+    double *bounds = NULL;
+    SLP_CALL(slp_alloc(&bounds, 2 * (size_t)m + 1, sizeof(double)));
+    for (int64_t i = 0; i < m; i++) {
+        double wl = x->widen[i], wu = x->widen[m + i];
+        bounds[i] = isfinite(wl) ? view.lc[i] - wl : view.lc[i];
+        bounds[m + i] = isfinite(wu) ? view.uc[i] - wu : view.uc[i];
+    }
+    view.lc = bounds;
+    view.uc = bounds + m;
+    slp_err rc = slp_compute_norms(x->grid, &view, &x->p->norms);
+    free(bounds);
+    return rc;
 }
 
 /* The second log line: rows/columns/nonzeros of every kind that removed something. */
@@ -645,6 +674,9 @@ slp_err slp_presolve_run(slp_grid_t *grid, slp_local_problem_t *lp, slp_presolve
         p->stats.nnz_before = (int64_t)blk[0];
         rc = run_rounds(&x);
     }
+    rc = slp_comm_agree(grid->world, rc);
+    if (rc == SLP_OK)
+        rc = reduced_norms(&x);
     ctx_free(&x);
     /* the solve's memory: the block without the removed entries' room, and of the
      * record only the removed lines until recovery */
@@ -738,6 +770,8 @@ static slp_err undo_stage(slp_grid_t *grid, const slp_presolve_t *p, int s, int6
         SLP_CALL(ps_undo_parallel(grid, p, s, lo, hi, x, z, y, cb));
     } else if (p->stage_kind[s] == STAGE_DUPROW) {
         SLP_CALL(ps_undo_duplicate_rows(grid, p, s, y, rb));
+    } else if (p->stage_kind[s] == STAGE_SLACK) {
+        SLP_CALL(ps_undo_slack(grid, p, s, lo, hi, x, z, y, cb, rb));
     }
     /* STAGE_EMPTYROW: the dual of an empty row is 0, set already. */
     return SLP_OK;

@@ -23,6 +23,8 @@
  *   dual fix   columns whose cost and rows favour one finite bound are fixed;
  *   free col   implied free column singletons are substituted out of their row
  *              (presolve_columns.c);
+ *   slack col  a zero-cost column singleton is its row's slack: the column goes and
+ *              the row's bounds widen by its range (presolve_slack.c);
  *   doubleton  equations a x_j + b x_k = d eliminate x_j; its entries become fill
  *              at column k, sent within the grid row (presolve_doubleton.c);
  *   parallel   columns with A_k = lambda A_j, found by hashes joined over the grid row:
@@ -45,6 +47,7 @@
 
 #include "core/local_problem.h"
 #include "grid/grid.h"
+#include "solver/scaling.h"
 #include "solver/solver.h"
 
 /* What one category of reduction removed (global counts, identical on every rank). */
@@ -62,6 +65,7 @@ typedef enum {
     SLP_PRESOLVE_FORCING,    /* rows whose activity bound meets a row bound: columns fixed */
     SLP_PRESOLVE_DUAL_FIX,   /* columns fixed at the bound their cost and rows favour */
     SLP_PRESOLVE_FREE_COL,   /* implied free column singletons substituted out of their rows */
+    SLP_PRESOLVE_SLACK_COL,  /* zero-cost column singletons folded into their rows' bounds */
     SLP_PRESOLVE_DOUBLETON,  /* doubleton equations: one column substituted by the other */
     SLP_PRESOLVE_PARALLEL,   /* parallel columns with proportional costs merged into one */
     SLP_PRESOLVE_PARALLEL_FIX, /* a column of a parallel pair fixed where the pair's cost favours it */
@@ -108,6 +112,11 @@ slp_err slp_presolve_recover(slp_grid_t *grid, slp_presolve_t *pre,
  * elsewhere; original coordinates). */
 int64_t slp_presolve_unbounded_columns(const slp_presolve_t *pre);
 void slp_presolve_column_ray(const slp_presolve_t *pre, double *dx);
+
+/* The reduced problem's norms for the relative tolerances (identical on every rank):
+ * those of its objective and row bounds, except that a row widened by slack columns
+ * counts its bounds without the widening (docs/presolve.md, pass 9). */
+const slp_norms_t *slp_presolve_norms(const slp_presolve_t *pre);
 
 /* The counts (identical on every rank). */
 const slp_presolve_stats_t *slp_presolve_stats(const slp_presolve_t *pre);

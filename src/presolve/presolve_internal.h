@@ -23,7 +23,8 @@ enum {
     STAGE_SUBST,        /* free column singletons substituted out of their rows */
     STAGE_DOUBLETON,    /* doubleton equations: one column substituted by the other */
     STAGE_PARALLEL,     /* parallel columns merged: x_j' = x_j + lambda x_k */
-    STAGE_DUPROW        /* duplicate rows: row l's bounds moved onto row i */
+    STAGE_DUPROW,       /* duplicate rows: row l's bounds moved onto row i */
+    STAGE_SLACK         /* zero-cost column singletons: the row's bounds widened */
 };
 /* Flags of a removed entry. */
 enum {
@@ -32,10 +33,12 @@ enum {
     ENTRY_FORCE_LO = 4, /* forcing row held at its lower bound lc (y >= 0) */
     ENTRY_FORCE_HI = 8, /* forcing row held at its upper bound uc (y <= 0) */
     ENTRY_PIVOT = 16,     /* substitution: the entry of the substituted column */
-    ENTRY_SURVIVOR = 32   /* doubleton: the entry of the column that stays */
+    ENTRY_SURVIVOR = 32,  /* doubleton: the entry of the column that stays */
+    ENTRY_COPY = 64       /* not removed: a kept entry of a slack's row, as it was then */
 };
 
-/* One matrix entry deleted from this rank's block, kept for recovery (24 bytes:
+/* One matrix entry deleted from this rank's block, kept for recovery, or (ENTRY_COPY) a
+ * kept entry recorded as it was at its stage (24 bytes:
  * local indices fit 32 bits, slp_local_problem_alloc). Entries are appended in stage
  * order, so each stage's entries are contiguous. */
 typedef struct removed_entry {
@@ -59,6 +62,14 @@ typedef struct parallel_rec {
     double lj, uj, lk, uk;      /* bounds of j and k (rows: lc, uc) when judged */
     double value;               /* PAR_FIX: the bound the column is fixed at */
 } parallel_rec_t;
+
+/* A zero-cost column singleton removed as its row's slack (presolve_slack.c), kept by
+ * the rank holding its entry: the row's bounds before they were widened and the
+ * column's bounds. */
+typedef struct slack_rec {
+    int32_t row, col, stage; /* local row and column */
+    double a, lc, uc, l, u;
+} slack_rec_t;
 
 /* A removed column or row in the packed record (presolve_record.c). */
 typedef struct packed_col {
@@ -101,10 +112,13 @@ struct slp_presolve {
     int64_t unbounded_cols; /* global count of such columns */
     parallel_rec_t *par;  /* merged parallel pairs with a line on this rank */
     int64_t n_par, cap_par;
+    slack_rec_t *slack;   /* slack columns whose entry this rank held */
+    int64_t n_slack, cap_slack;
     removed_entry_t *ent; /* removed entries of this rank's block */
     int64_t n_ent, cap_ent;
     unsigned char *stage_kind; /* [nstages], identical on every rank */
     int nstages, cap_stages;
+    slp_norms_t norms;    /* the reduced problem's, for the tolerances (slp_presolve_norms) */
 };
 
 /* Working state of one presolve run. */
@@ -118,6 +132,8 @@ typedef struct ps_ctx {
     double *cbuf;           /* [2 n_loc] */
     double *sbuf;           /* [2 n_loc] while bounds are proposed (ps_bounds_reset) */
     double *rowmag;         /* [m_loc] sum |a_ij v_j| moved into the row bounds */
+    double *widen;          /* [2 m_loc] what slack columns added to lc (-inf or finite)
+                             * and, from m_loc on, to uc (finite or +inf) */
     unsigned char *row_kill, *row_flags; /* [m_loc] */
     unsigned char *col_kill, *col_mark;  /* [n_loc] */
     int status;             /* -1 or an slp_status decided by presolve */
@@ -174,6 +190,11 @@ slp_err ps_pass_dual_fix(ps_ctx_t *x, int64_t *changed);
 slp_err ps_pass_free_singleton(ps_ctx_t *x, int64_t *changed);
 slp_err ps_undo_subst(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo, int64_t hi,
                       double *xv, double *z, double *y, double *cb, double *rb);
+
+/* Zero-cost column singletons (presolve_slack.c). */
+slp_err ps_pass_slack(ps_ctx_t *x, int64_t *changed);
+slp_err ps_undo_slack(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo, int64_t hi,
+                      double *xv, double *z, const double *y, double *cb, double *rb);
 
 /* Doubleton equations (presolve_doubleton.c). */
 slp_err ps_pass_doubleton(ps_ctx_t *x, int64_t *changed);

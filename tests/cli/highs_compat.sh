@@ -7,9 +7,10 @@
 #  3. HiGHS options without use here are named in one warning; unknown names warned;
 #  4. write_solution_to_file = false keeps solution_file from being written;
 #  5. --time-limit 0: status time_limit, a solution file still written;
-#  6. --start / --read_solution_file: a warm start from the solver's own solution and from
-#     a PuLP-style file (primal values only) ends at the published optimum in fewer
-#     iterations than the cold start;
+#  6. --start / --read_solution_file: a warm start from the solver's own solution ends at
+#     the published optimum in fewer iterations than the cold start; one from a PuLP-style
+#     file (primal values only, its duals 0: no fewer iterations to expect) reads the
+#     column values and ends at the optimum too;
 #  7. a HiGHS-style run that sets no tolerance (`shardlp MODEL`, an options file, a HiGHS
 #     option name) solves to HiGHS's 1e-7: 25fv47 (whose 1e-4 answer misses a row by
 #     1.3e-2) then passes `check --tol 1e-5` on every criterion; `shardlp solve` keeps
@@ -86,15 +87,17 @@ out = ["Model status", "None", "", "# Primal solution values", "Feasible", "", f
 out += lines[cols + 1: cols + 1 + n]
 open(sys.argv[2], "w").write("\n".join(out))  # PuLP's HiGHS_CMD.writesol layout
 PY
-"$BIN" solve "$ADLITTLE" --quiet --tol 1e-8 --read_solution_file "$T/pulp.mst" \
-    --json "$T/pulp.json" || bad "PuLP-style start"
-python3 - "$T" "$ADLITTLE_OPT" <<'PY' && ok "warm starts: fewer iterations, same optimum" || bad "warm start"
+"$BIN" solve "$ADLITTLE" --tol 1e-8 --read_solution_file "$T/pulp.mst" \
+    --json "$T/pulp.json" > "$T/pulp.log" || bad "PuLP-style start"
+grep -q "^Warm start from .*pulp.mst: column values$" "$T/pulp.log" &&
+    ok "PuLP-style start: the column values read" || bad "PuLP-style start: $(grep -i warm "$T/pulp.log")"
+python3 - "$T" "$ADLITTLE_OPT" <<'PY' && ok "warm starts: the same optimum, fewer iterations from a full start" || bad "warm start"
 import json, sys
 d, ref = sys.argv[1], float(sys.argv[2])
 cold, warm, pulp = (json.load(open(f"{d}/{k}.json")) for k in ("cold", "warm", "pulp"))
 print("iterations cold", cold["iterations"], "warm", warm["iterations"], "primal only", pulp["iterations"])
 good = all(r["status"] == "optimal" and abs(r["objective"] - ref) <= 1e-6 * abs(ref) for r in (cold, warm, pulp))
-sys.exit(0 if good and warm["iterations"] < cold["iterations"] and pulp["iterations"] < cold["iterations"] else 1)
+sys.exit(0 if good and warm["iterations"] < cold["iterations"] else 1)
 PY
 "$BIN" gen qap --size 4 --grid 1x1 --out "$T/q.shards" --quiet
 "$BIN" solve "$T/q.shards" --quiet --start "$T/cold.sol" 2>"$T/s.err"; rc=$?

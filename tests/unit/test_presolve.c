@@ -372,6 +372,81 @@ static void test_free_column_singleton(void)
     slp_model_destroy(&model);
 }
 
+/* Presolve alone: its counts, and the reduced problem's ||b|| (L2) for the tolerances. */
+static double presolve_only(const slp_model_t *model, slp_presolve_stats_t *stats)
+{
+    slp_local_problem_t lp;
+    slp_presolve_t *pre = NULL;
+    int st = -1;
+    CHECK(slp_distribute_model(grid, grid->rank == 0 ? model : NULL, &lp) == SLP_OK, "distribute");
+    CHECK(slp_presolve_run(grid, &lp, &pre, &st) == SLP_OK && st < 0, "presolve");
+    *stats = *slp_presolve_stats(pre);
+    double b = slp_presolve_norms(pre)->b_l2;
+    slp_presolve_free(&pre);
+    slp_local_problem_free(&lp);
+    return b;
+}
+
+/* Zero-cost column singletons (slack columns), x1 in [0, 10], x2 >= 0, min x1 + 2 x2.
+ * (a) r0: x1 + x2 + s = 4 with s in [0, 1], r1: x1 - x2 <= 1. s goes and r0 becomes
+ *     3 <= x1 + x2 <= 4. Optimum x = (2, 1), objective 4, both rows active:
+ *     1 = y0 + y1, 2 = y0 - y1 give y0 = 1.5, y1 = -0.5; r0 sits at its new lower
+ *     bound, so s = 1 (its upper bound) with z_s = -y0 = -1.5.
+ * (b) r0: x1 + x2 - s1 = 3 with s1 in [-1, 0], r1: -5 <= x1 - x2 - s2 <= 1 with s2 in
+ *     [-1, 5]: r0 becomes 2 <= x1 + x2 <= 3, r1 -6 <= x1 - x2 <= 6. Optimum x = (2, 0),
+ *     objective 2, y0 = 1, y1 = 0, z2 = 1; s1 = -1 (z_s1 = y0 = 1, at its lower bound);
+ *     r1 is inactive and any s2 in [1, 5] keeps it within its bounds: the nearest to 0,
+ *     s2 = 1, z_s2 = 0. (Dual fixing would take a slack of a one-sided row first.) */
+static void test_slack_columns(void)
+{
+    double a1[] = {1, 1, 1, 1, -1, 0}, c1[] = {1, 2, 0}, lv1[] = {0, 0, 0};
+    double uv1[] = {10, INFINITY, 1}, lc1[] = {4, -INFINITY}, uc1[] = {4, 1};
+    slp_model_t *model = dense_model(2, 3, a1, c1, lv1, uv1, lc1, uc1, 1);
+    /* The reduced problem's ||b|| counts r0 as the equality it was: sqrt(4^2 + 1^2),
+     * not sqrt(3^2 + 4^2 + 1^2). */
+    slp_presolve_stats_t stats;
+    CHECK_CLOSE(presolve_only(model, &stats), sqrt(17.0), 1e-12);
+    /* With s in [0, 1000] the widening, 1000, exceeds 100 x (1 + 4): s stays. */
+    double uv_wide[] = {10, INFINITY, 1000};
+    slp_model_t *wide = dense_model(2, 3, a1, c1, lv1, uv_wide, lc1, uc1, 1);
+    presolve_only(wide, &stats);
+    expect_count("slack column (wide range)", &stats, SLP_PRESOLVE_SLACK_COL, 0, 0, 0);
+    slp_model_destroy(&wide);
+    outcome_t o;
+    run(model, 1, &o);
+    expect_optimal("slack column (equality)", &o, 4.0);
+    expect_count("slack column (equality)", &o.stats, SLP_PRESOLVE_SLACK_COL, 0, 1, 1);
+    if (o.x) {
+        CHECK_CLOSE(o.x[0], 2.0, 1e-6);
+        CHECK_CLOSE(o.x[1], 1.0, 1e-6);
+        CHECK_CLOSE(o.x[2], 1.0, 1e-6);
+        CHECK_CLOSE(o.y[0], 1.5, 1e-6);
+        CHECK_CLOSE(o.y[1], -0.5, 1e-6);
+        CHECK_CLOSE(o.z[2], -1.5, 1e-6);
+    }
+    free_outcome(&o);
+    slp_model_destroy(&model);
+    double a2[] = {1, 1, -1, 0, 1, -1, 0, -1}, c2[] = {1, 2, 0, 0}, lv2[] = {0, 0, -1, -1};
+    double uv2[] = {10, INFINITY, 0, 5}, lc2[] = {3, -5}, uc2[] = {3, 1};
+    model = dense_model(2, 4, a2, c2, lv2, uv2, lc2, uc2, 1);
+    run(model, 1, &o);
+    expect_optimal("slack columns (ranged)", &o, 2.0);
+    expect_count("slack columns (ranged)", &o.stats, SLP_PRESOLVE_SLACK_COL, 0, 2, 2);
+    if (o.x) {
+        CHECK_CLOSE(o.x[0], 2.0, 1e-6);
+        CHECK_CLOSE(o.x[1], 0.0, 1e-6);
+        CHECK_CLOSE(o.x[2], -1.0, 1e-6);
+        CHECK_CLOSE(o.x[3], 1.0, 1e-6);
+        CHECK_CLOSE(o.y[0], 1.0, 1e-6);
+        CHECK_CLOSE(o.y[1], 0.0, 1e-6);
+        CHECK_CLOSE(o.z[1], 1.0, 1e-6);
+        CHECK_CLOSE(o.z[2], 1.0, 1e-6);
+        CHECK_CLOSE(o.z[3], 0.0, 1e-6);
+    }
+    free_outcome(&o);
+    slp_model_destroy(&model);
+}
+
 /* Doubleton equation. x >= 0: min x1 + 2 x2 + x3, r0: x1 - x2 = 1, r1: x2 + x3 >= 3,
  * r2: x1 + x3 <= 10. x1 and x2 have two entries each: the higher index, x2 = x1 - 1,
  * goes; x2 >= 0 becomes x1 >= 1 (source r0), x1 costs 1 + 2 = 3, r1 becomes
@@ -850,6 +925,7 @@ int main(int argc, char **argv)
     test_forcing_redundant();
     test_dual_fixing();
     test_free_column_singleton();
+    test_slack_columns();
     test_doubleton();
     test_parallel_columns();
     test_duplicate_rows();
