@@ -147,29 +147,34 @@ static void cpu_spmv_t(slp_backend_t *be, const slp_block_t *a, const double *y,
     slp_cpu_block_multiply_t(a, y, x);
 }
 
+/* The element-wise passes read the argument struct's pointers into locals first: read
+ * through the struct inside the loop they would be reloaded after every store, which
+ * keeps the compiler from vectorising; `simd` says that each coordinate is independent
+ * (g and xbar may be the same vector, read before written coordinate by coordinate). */
 static void cpu_primal_step(slp_backend_t *be, const slp_primal_args *p)
 {
     (void)be;
     const int64_t n = p->n;
     const double tau = p->tau, w = p->w;
+    const double *g = p->g, *c = p->c, *l = p->l, *u = p->u, *x0 = p->x0;
+    double *x = p->x, *xbar = p->xbar, *xhat = p->xhat, *slack = p->slack, *dx = p->dx;
     if (p->major) {
-#pragma omp parallel for if (n >= SLP_PAR_MIN) schedule(static)
+#pragma omp parallel for simd if (n >= SLP_PAR_MIN) schedule(static)
         for (int64_t j = 0; j < n; j++) {
-            double x = p->x[j], next, slack;
-            double xhat = slp_primal_coord(x, p->x0[j], p->g[j], p->c[j], p->l[j], p->u[j], tau, w,
-                                           &p->xbar[j], &next, &slack);
-            p->xhat[j] = xhat;
-            p->slack[j] = slack;
-            p->dx[j] = xhat - x;
-            p->x[j] = next;
+            double xj = x[j], next, s;
+            double h = slp_primal_coord(xj, x0[j], g[j], c[j], l[j], u[j], tau, w, &xbar[j],
+                                        &next, &s);
+            xhat[j] = h;
+            slack[j] = s;
+            dx[j] = h - xj;
+            x[j] = next;
         }
     } else {
-#pragma omp parallel for if (n >= SLP_PAR_MIN) schedule(static)
+#pragma omp parallel for simd if (n >= SLP_PAR_MIN) schedule(static)
         for (int64_t j = 0; j < n; j++) {
-            double next, slack;
-            slp_primal_coord(p->x[j], p->x0[j], p->g[j], p->c[j], p->l[j], p->u[j], tau, w,
-                             &p->xbar[j], &next, &slack);
-            p->x[j] = next;
+            double next, s;
+            slp_primal_coord(x[j], x0[j], g[j], c[j], l[j], u[j], tau, w, &xbar[j], &next, &s);
+            x[j] = next;
         }
     }
 }
@@ -179,21 +184,23 @@ static void cpu_dual_step(slp_backend_t *be, const slp_dual_args *d)
     (void)be;
     const int64_t m = d->m;
     const double sigma = d->sigma, w = d->w;
+    const double *h = d->h, *l = d->l, *u = d->u, *y0 = d->y0;
+    double *y = d->y, *yhat = d->yhat, *dy = d->dy;
     if (d->major) {
-#pragma omp parallel for if (m >= SLP_PAR_MIN) schedule(static)
+#pragma omp parallel for simd if (m >= SLP_PAR_MIN) schedule(static)
         for (int64_t i = 0; i < m; i++) {
-            double y = d->y[i], next;
-            double yhat = slp_dual_coord(y, d->y0[i], d->h[i], d->l[i], d->u[i], sigma, w, &next);
-            d->yhat[i] = yhat;
-            d->dy[i] = yhat - y;
-            d->y[i] = next;
+            double yi = y[i], next;
+            double hat = slp_dual_coord(yi, y0[i], h[i], l[i], u[i], sigma, w, &next);
+            yhat[i] = hat;
+            dy[i] = hat - yi;
+            y[i] = next;
         }
     } else {
-#pragma omp parallel for if (m >= SLP_PAR_MIN) schedule(static)
+#pragma omp parallel for simd if (m >= SLP_PAR_MIN) schedule(static)
         for (int64_t i = 0; i < m; i++) {
             double next;
-            slp_dual_coord(d->y[i], d->y0[i], d->h[i], d->l[i], d->u[i], sigma, w, &next);
-            d->y[i] = next;
+            slp_dual_coord(y[i], y0[i], h[i], l[i], u[i], sigma, w, &next);
+            y[i] = next;
         }
     }
 }
