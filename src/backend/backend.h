@@ -176,6 +176,8 @@ slp_err slp_vec_take(slp_backend_t *be, double **host, int64_t len, double **out
 /* A backend vector becomes a host array: *dev is handed over as it is by a host-memory
  * backend, else downloaded into a new array and destroyed; *dev is left NULL. */
 slp_err slp_vec_give(slp_backend_t *be, double **dev, int64_t len, double **out);
+/* A new host copy of a backend vector, which stays as it is. */
+slp_err slp_vec_copy_down(slp_backend_t *be, const double *dev, int64_t len, double **out);
 
 /* The CPU backend (OpenMP threads when built with OpenMP; threads <= 0 keeps the default). */
 slp_err slp_backend_cpu_create(int threads, slp_backend_t **out);

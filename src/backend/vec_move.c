@@ -1,6 +1,7 @@
 /* Host arrays and backend vectors changing hands (backend.h: slp_vec_take,
  * slp_vec_give): without a copy for host-memory backends, so that a rank never holds
- * the same slice twice (docs/memory.md). */
+ * the same slice twice (docs/memory.md); and slp_vec_copy_down, a copy that leaves the
+ * vector where it is. */
 #include <stdlib.h>
 
 #include "backend/backend.h"
@@ -19,6 +20,12 @@ slp_err slp_vec_take(slp_backend_t *be, double **host, int64_t len, double **out
     free(*host);
     *host = NULL;
     return rc;
+}
+
+slp_err slp_vec_copy_down(slp_backend_t *be, const double *dev, int64_t len, double **out)
+{
+    SLP_CALL(slp_alloc(out, (size_t)len + 1, sizeof(double)));
+    return be->vec_download(be, *out, dev, len);
 }
 
 slp_err slp_vec_give(slp_backend_t *be, double **dev, int64_t len, double **out)

@@ -1,9 +1,11 @@
 /* Internals shared by the presolve passes (presolve.c, presolve_rows.c,
- * presolve_columns.c, presolve_doubleton.c, presolve_parallel.c): the presolve record,
- * the working state of one run and the helpers every pass uses. docs/presolve.md
- * describes each pass and its undo. */
+ * presolve_columns.c, presolve_slack.c, presolve_doubleton.c, presolve_parallel.c): the
+ * presolve record, the working state of one run and the helpers every pass uses.
+ * docs/presolve.md describes each pass and its undo. */
 #ifndef SLP_PRESOLVE_INTERNAL_H
 #define SLP_PRESOLVE_INTERNAL_H
+
+#include <math.h>
 
 #include "presolve/presolve.h"
 
@@ -138,6 +140,15 @@ typedef struct ps_ctx {
     unsigned char *col_kill, *col_mark;  /* [n_loc] */
     int status;             /* -1 or an slp_status decided by presolve */
 } ps_ctx_t;
+
+/* The point nearest 0 of the intersection of [lo, hi] and [l, u]; when they do not
+ * meet, the point of [l, u] nearest [lo, hi] (the recoveries of parallel columns and slack columns). */
+static inline double ps_nearest_zero(double lo, double hi, double l, double u)
+{
+    double tlo = fmax(l, lo), thi = fmin(u, hi);
+    double t = tlo <= thi ? fmin(fmax(0.0, tlo), thi) : isfinite(tlo) ? tlo : thi;
+    return fmin(fmax(t, l), u);
+}
 
 /* Least and greatest term a x of a column with bounds [l, u] in a row activity. */
 static inline double ps_least_term(double a, double l, double u) { return a > 0.0 ? a * l : a * u; }

@@ -482,9 +482,7 @@ slp_err ps_pass_parallel(ps_ctx_t *x, int rows, int64_t *changed)
 static double split_column(const parallel_rec_t *r, double xp)
 {
     double a = (xp - r->uj) / r->lambda, b = (xp - r->lj) / r->lambda;
-    double tlo = fmax(r->lk, fmin(a, b)), thi = fmin(r->uk, fmax(a, b));
-    double t = tlo <= thi ? fmin(fmax(0.0, tlo), thi) : isfinite(tlo) ? tlo : thi;
-    return fmin(fmax(t, r->lk), r->uk);
+    return ps_nearest_zero(fmin(a, b), fmax(a, b), r->lk, r->uk);
 }
 
 /* The merged row's dual y' (min form) goes to the row whose bound it stands on: the

@@ -159,14 +159,11 @@ slp_err ps_pass_slack(ps_ctx_t *x, int64_t *changed)
 static double slack_value(const slack_rec_t *k, double r, double y)
 {
     double at_lc = (k->lc - r) / k->a, at_uc = (k->uc - r) / k->a;
-    double v;
     if (y > 0.0 && isfinite(k->lc))
-        v = at_lc;
-    else if (y < 0.0 && isfinite(k->uc))
-        v = at_uc;
-    else
-        v = fmin(fmax(0.0, fmin(at_lc, at_uc)), fmax(at_lc, at_uc));
-    return fmin(fmax(v, k->l), k->u);
+        return fmin(fmax(at_lc, k->l), k->u);
+    if (y < 0.0 && isfinite(k->uc))
+        return fmin(fmax(at_uc, k->l), k->u);
+    return ps_nearest_zero(fmin(at_lc, at_uc), fmax(at_lc, at_uc), k->l, k->u);
 }
 
 /* Undo a slack stage: r_i from the row's copied entries (summed over row_comm), then

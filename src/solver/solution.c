@@ -19,11 +19,8 @@ static slp_err extract_ray(slp_pdhg_t *s, slp_result_t *res)
     int64_t len = dual ? s->m : s->n;
     double **out = dual ? &res->ray_y : &res->ray_x;
     double *factor = NULL;
-    SLP_CALL(slp_alloc(out, (size_t)len + 1, sizeof(double)));
-    SLP_CALL(slp_alloc(&factor, (size_t)len + 1, sizeof(double)));
-    slp_err rc = be->vec_download(be, *out, dual ? s->dy : s->dx, len);
-    if (rc == SLP_OK)
-        rc = be->vec_download(be, factor, dual ? s->drow : s->dcol, len);
+    SLP_CALL(slp_vec_copy_down(be, dual ? s->dy : s->dx, len, out));
+    slp_err rc = slp_vec_copy_down(be, dual ? s->drow : s->dcol, len, &factor);
     for (int64_t k = 0; rc == SLP_OK && k < len; k++)
         (*out)[k] /= factor[k];
     free(factor);
@@ -115,13 +112,10 @@ slp_err slp_pdhg_current_point(slp_pdhg_t *s, double sense, slp_result_t *pt)
     double *h[P_COUNT] = {0};
     slp_err rc = SLP_OK;
     for (int k = 0; rc == SLP_OK && k < P_COUNT; k++) {
-        if (k >= P_C && borrowed) {
+        if (k >= P_C && borrowed)
             h[k] = *dev[k];
-            continue;
-        }
-        rc = slp_alloc(&h[k], (size_t)len[k] + 1, sizeof(double));
-        if (rc == SLP_OK)
-            rc = s->be->vec_download(s->be, h[k], *dev[k], len[k]);
+        else
+            rc = slp_vec_copy_down(s->be, *dev[k], len[k], &h[k]);
     }
     return finish_point(s, sense, h, borrowed, rc, pt);
 }

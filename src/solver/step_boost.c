@@ -42,12 +42,6 @@ struct slp_boost {
     int64_t rises;
 };
 
-static slp_err host_copy(slp_backend_t *be, const double *dev, int64_t len, double **out)
-{
-    SLP_CALL(slp_alloc(out, (size_t)len + 1, sizeof(double)));
-    return be->vec_download(be, *out, dev, len);
-}
-
 slp_err slp_boost_create(slp_pdhg_t *s, slp_boost_t **out)
 {
     *out = NULL;
@@ -71,11 +65,11 @@ slp_err slp_boost_create(slp_pdhg_t *s, slp_boost_t **out)
         b->col_since[j] = -1;
     for (int64_t i = 0; i < m; i++)
         b->row_since[i] = -1;
-    SLP_CALL(host_copy(be, s->c, n, &b->c));
-    SLP_CALL(host_copy(be, s->lv, n, &b->lv));
-    SLP_CALL(host_copy(be, s->uv, n, &b->uv));
-    SLP_CALL(host_copy(be, s->lc, m, &b->lc));
-    SLP_CALL(host_copy(be, s->uc, m, &b->uc));
+    SLP_CALL(slp_vec_copy_down(be, s->c, n, &b->c));
+    SLP_CALL(slp_vec_copy_down(be, s->lv, n, &b->lv));
+    SLP_CALL(slp_vec_copy_down(be, s->uv, n, &b->uv));
+    SLP_CALL(slp_vec_copy_down(be, s->lc, m, &b->lc));
+    SLP_CALL(slp_vec_copy_down(be, s->uc, m, &b->uc));
     double **scratch_n[] = {&b->slack, &b->mask_cols};
     double **scratch_m[] = {&b->h, &b->yhat, &b->y, &b->y0, &b->mask_rows};
     for (int k = 0; k < 2; k++)
