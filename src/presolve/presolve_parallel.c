@@ -31,7 +31,7 @@
 #define COST_TOL 1e-12             /* relative: c_k = lambda c_j */
 #define LAMBDA_MAX 1e6             /* 1/LAMBDA_MAX <= |lambda| <= LAMBDA_MAX */
 #ifndef SLP_PS_JOIN_BATCH
-#define SLP_PS_JOIN_BATCH 262144 /* lines per rank and batch of the join (~60 MB) */
+#define SLP_PS_JOIN_BATCH 32768 /* lines per rank and batch of the join (~7 MB) */
 #endif
 
 /* Which lines a pass works on, and where their pieces live. */
@@ -82,9 +82,11 @@ static int64_t entry_cross(const slp_local_problem_t *lp, const lines_t *ln, int
     return ln->rows ? lp->col_lo + j : lp->row_lo + i;
 }
 
-/* Signatures of this rank's lines: pivot position and value in buf[0..L), buf[L..2L),
- * hashes in h[0..2L). Collective over `along`. */
-static slp_err signatures(const ps_ctx_t *x, const lines_t *ln, double *buf, uint64_t *h)
+/* Signatures of this rank's lines: the pivot values in buf[L..2L), the hashes in
+ * h1[0..L) and h2[0..L), where h1 is buf[0..L) (the pivot positions' place, reused once
+ * they are read: the pass's scratch is allocated memory, so it takes the type last
+ * stored). Collective over `along`. */
+static slp_err signatures(const ps_ctx_t *x, const lines_t *ln, double *buf, uint64_t *h2)
 {
     const slp_local_problem_t *lp = x->lp;
     const slp_csr_t *a = &lp->A;
@@ -106,20 +108,27 @@ static slp_err signatures(const ps_ctx_t *x, const lines_t *ln, double *buf, uin
                 pval[t] = a->val[k];
         }
     SLP_CALL(slp_comm_sum(ln->along, pval, L));
-    memset(h, 0, 2 * (size_t)L * sizeof *h);
+    uint64_t *h1 = (uint64_t *)(void *)buf;
+    memset(h1, 0, (size_t)L * sizeof *h1);
+    memset(h2, 0, (size_t)L * sizeof *h2);
     for (int64_t i = 0; i < a->rows; i++)
         for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
             int64_t t = entry_line(ln, i, a->col_idx[k]);
             uint64_t g = (uint64_t)entry_cross(lp, ln, i, a->col_idx[k]);
             uint64_t q = ratio_key(a->val[k] / pval[t]);
-            h[t] += mix64(g * 0x9e3779b97f4a7c15ull + q) & HASH_BITS;
-            h[L + t] += mix64((g + 0x632be59bd9b4e019ull) ^ (q * 0xd6e8feb86659fd93ull)) & HASH_BITS;
+            h1[t] += mix64(g * 0x9e3779b97f4a7c15ull + q) & HASH_BITS;
+            h2[t] += mix64((g + 0x632be59bd9b4e019ull) ^ (q * 0xd6e8feb86659fd93ull)) & HASH_BITS;
         }
-    for (int64_t t = 0; t < 2 * L; t++)
-        h[t] &= HASH_BITS;
-    SLP_CALL(slp_comm_sum_i64(ln->along, (int64_t *)h, 2 * L));
-    for (int64_t t = 0; t < 2 * L; t++)
-        h[t] &= HASH_BITS;
+    for (int64_t t = 0; t < L; t++) {
+        h1[t] &= HASH_BITS;
+        h2[t] &= HASH_BITS;
+    }
+    SLP_CALL(slp_comm_sum_i64(ln->along, (int64_t *)h1, L));
+    SLP_CALL(slp_comm_sum_i64(ln->along, (int64_t *)h2, L));
+    for (int64_t t = 0; t < L; t++) {
+        h1[t] &= HASH_BITS;
+        h2[t] &= HASH_BITS;
+    }
     return SLP_OK;
 }
 
@@ -290,31 +299,53 @@ static slp_err join(const lines_t *ln, line_sig_t *sig, int64_t nsig, parallel_r
     return rc;
 }
 
-/* One batch: this rank's candidate lines whose hash falls in batch b of nb, sent to
- * their join ranks (h1 mod size of `across`), joined, verdicts appended. */
-static slp_err join_batch(ps_ctx_t *x, const lines_t *ln, const uint64_t *h, const double *pval,
-                          int b, int nb, parallel_rec_t **v, int64_t *nv, int64_t *cap)
+/* Whether local line t takes part: kept, not empty, and for a column not fixed. */
+static int candidate(const ps_ctx_t *x, const lines_t *ln, int64_t t)
 {
     const slp_local_problem_t *lp = x->lp;
-    const slp_presolve_t *p = x->p;
-    int64_t L = ln->count;
-    uint64_t size = (uint64_t)slp_comm_size(ln->across);
+    if (ln->rows)
+        return x->p->row_stage[t] < 0 && x->rcnt[t] > 0;
+    return x->p->col_stage[t] < 0 && x->ccnt[t] > 0 && lp->lv[t] != lp->uv[t];
+}
+
+/* The batch of a hash: its high bits (the join rank takes its low bits, h1 mod size),
+ * so equal signatures meet in the same batch on every rank. h1 < 2^40, nb < 2^24. */
+static int64_t batch_of(uint64_t h1, int64_t nb) { return (int64_t)((h1 * (uint64_t)nb) >> 40); }
+
+/* This rank's candidate lines ordered by batch: batch b is order[start[b] .. start[b+1]). */
+static void order_by_batch(const ps_ctx_t *x, const lines_t *ln, const uint64_t *h1, int64_t nb,
+                           int64_t *order, int64_t *start)
+{
+    memset(start, 0, (size_t)(nb + 1) * sizeof *start);
+    for (int64_t t = 0; t < ln->count; t++)
+        if (candidate(x, ln, t))
+            start[batch_of(h1[t], nb) + 1]++;
+    for (int64_t b = 0; b < nb; b++)
+        start[b + 1] += start[b];
+    for (int64_t t = 0; t < ln->count; t++)
+        if (candidate(x, ln, t))
+            order[start[batch_of(h1[t], nb)]++] = t;
+    for (int64_t b = nb; b > 0; b--) /* the fill moved each start to the next batch's */
+        start[b] = start[b - 1];
+    start[0] = 0;
+}
+
+/* One batch: the lines lines[0..ns) of this rank sent to their join ranks (h1 mod size of
+ * `across`), joined, verdicts appended. */
+static slp_err join_batch(ps_ctx_t *x, const lines_t *ln, const uint64_t *h1, const uint64_t *h2,
+                          const double *pval, const int64_t *lines, int64_t ns,
+                          parallel_rec_t **v, int64_t *nv, int64_t *cap)
+{
+    const slp_local_problem_t *lp = x->lp;
     double sg = lp->sense < 0 ? -1.0 : 1.0;
-    int64_t ns = 0;
-    for (int64_t t = 0; t < L; t++)
-        ns += (int64_t)((h[t] / size) % (uint64_t)nb) == b;
     line_sig_t *sig = NULL;
     slp_err rc = slp_alloc(&sig, (size_t)ns + 1, sizeof *sig);
-    ns = 0;
-    for (int64_t t = 0; rc == SLP_OK && t < L; t++) {
+    for (int64_t s = 0; rc == SLP_OK && s < ns; s++) {
+        int64_t t = lines[s];
         int64_t cnt = ln->rows ? x->rcnt[t] : x->ccnt[t];
-        int kept = ln->rows ? p->row_stage[t] < 0 : p->col_stage[t] < 0;
         double lo = ln->rows ? lp->lc[t] : lp->lv[t], hi = ln->rows ? lp->uc[t] : lp->uv[t];
-        if (!kept || cnt == 0 || (!ln->rows && lo == hi) ||
-            (int64_t)((h[t] / size) % (uint64_t)nb) != b)
-            continue;
-        sig[ns++] = (line_sig_t){h[t], h[L + t], cnt, ln->lo + t, pval[t],
-                                 ln->rows ? 0.0 : sg * lp->obj[t], lo, hi, (int32_t)ln->block};
+        sig[s] = (line_sig_t){h1[t], h2[t], cnt, ln->lo + t, pval[t],
+                              ln->rows ? 0.0 : sg * lp->obj[t], lo, hi, (int32_t)ln->block};
     }
     void *recv = NULL;
     int64_t nrecv = 0;
@@ -327,26 +358,38 @@ static slp_err join_batch(ps_ctx_t *x, const lines_t *ln, const uint64_t *h, con
 }
 
 /* This rank's candidate lines' signatures joined in batches of about SLP_PS_JOIN_BATCH
- * lines per rank (the join's memory is bounded by a batch); the verdicts on this rank's
- * lines come back in *v. Collective over the grid. */
+ * lines per rank (the join's memory is bounded by a batch; the lines are ordered by
+ * batch once, so the batches together read each line once); the verdicts on this
+ * rank's lines come back in *v. Collective over the grid. */
 static slp_err find_pairs(ps_ctx_t *x, const lines_t *ln, parallel_rec_t **v, int64_t *nv)
 {
     int64_t L = ln->count, cap = 0;
-    double *buf = ln->rows ? x->rbuf : x->cbuf; /* 2 L: pivot positions, values */
-    uint64_t *h = NULL;
-    slp_err rc = slp_alloc(&h, 2 * (size_t)L + 1, sizeof *h);
+    double *buf = ln->rows ? x->rbuf : x->cbuf; /* 2 L: pivot positions (then h1), values */
+    uint64_t *h2 = NULL;
+    int64_t *order = NULL, *start = NULL;
+    slp_err rc = slp_alloc(&h2, (size_t)L + 1, sizeof *h2);
+    if (rc == SLP_OK)
+        rc = slp_alloc(&order, (size_t)L + 1, sizeof *order);
     rc = slp_comm_agree(x->grid->world, rc);
     if (rc == SLP_OK)
         rc = ln->rows ? ps_row_counts(x) : ps_col_counts(x);
     if (rc == SLP_OK)
-        rc = signatures(x, ln, buf, h);
+        rc = signatures(x, ln, buf, h2);
     int64_t most[1] = {L};
     if (rc == SLP_OK)
         rc = slp_comm_max_i64(x->grid->world, most, 1);
-    int nb = (int)(most[0] / SLP_PS_JOIN_BATCH + 1);
-    for (int b = 0; rc == SLP_OK && b < nb; b++)
-        rc = join_batch(x, ln, h, buf + L, b, nb, v, nv, &cap);
-    free(h);
+    int64_t nb = most[0] / SLP_PS_JOIN_BATCH + 1;
+    if (rc == SLP_OK)
+        rc = slp_comm_agree(x->grid->world, slp_alloc(&start, (size_t)nb + 1, sizeof *start));
+    const uint64_t *h1 = (const uint64_t *)(const void *)buf;
+    if (rc == SLP_OK)
+        order_by_batch(x, ln, h1, nb, order, start);
+    for (int64_t b = 0; rc == SLP_OK && b < nb; b++)
+        rc = join_batch(x, ln, h1, h2, buf + L, order + start[b], start[b + 1] - start[b], v,
+                        nv, &cap);
+    free(start);
+    free(order);
+    free(h2);
     return rc;
 }
 
