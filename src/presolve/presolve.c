@@ -26,7 +26,7 @@ const char *slp_presolve_kind_name(int kind)
     static const char *names[SLP_PRESOLVE_NKINDS] = {
         "paper", "fixed", "singleton", "empty_row", "empty_col",
         "redundant", "forcing", "dual_fix", "free_col", "slack_col", "doubleton",
-        "parallel", "parallel_fix", "duplicate_row"};
+        "parallel", "parallel_fix", "duplicate_row", "dominated"};
     return kind >= 0 && kind < SLP_PRESOLVE_NKINDS ? names[kind] : "?";
 }
 
@@ -599,6 +599,7 @@ static slp_err run_rounds(ps_ctx_t *x)
         if (x->status >= 0)
             break;
         SLP_CALL(ps_pass_dual_fix(x, &changed));
+        SLP_CALL(ps_pass_dominated(x, &changed));
         SLP_CALL(ps_pass_free_singleton(x, &changed));
         SLP_CALL(ps_pass_slack(x, &changed));
         SLP_CALL(ps_pass_doubleton(x, &changed));

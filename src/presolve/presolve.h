@@ -70,6 +70,7 @@ typedef enum {
     SLP_PRESOLVE_PARALLEL,   /* parallel columns with proportional costs merged into one */
     SLP_PRESOLVE_PARALLEL_FIX, /* a column of a parallel pair fixed where the pair's cost favours it */
     SLP_PRESOLVE_DUPLICATE_ROW, /* rows proportional to another: bounds moved onto it */
+    SLP_PRESOLVE_DOMINATED,  /* columns whose reduced cost keeps one sign: fixed at that bound */
     SLP_PRESOLVE_NKINDS
 } slp_presolve_kind;
 

@@ -1,4 +1,4 @@
-/* Doubleton equations (docs/presolve.md, pass 9, and "Recovery"): a row
+/* Doubleton equations (docs/presolve.md, pass 10, and "Recovery"): a row
  * a x_j + b x_k = d with two entries globally. x_j = (d - b x_k) / a is
  * substituted: x_k takes x_j's bounds through the row, the cost c_j t (t = b / a),
  * and every other row l of column j gets -a_lj t at column k and its bounds

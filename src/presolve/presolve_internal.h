@@ -198,6 +198,7 @@ slp_err ps_undo_forcing(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_
 
 /* Column passes (presolve_columns.c): dual fixing and free column singletons. */
 slp_err ps_pass_dual_fix(ps_ctx_t *x, int64_t *changed);
+slp_err ps_pass_dominated(ps_ctx_t *x, int64_t *changed);
 slp_err ps_pass_free_singleton(ps_ctx_t *x, int64_t *changed);
 slp_err ps_undo_subst(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo, int64_t hi,
                       double *xv, double *z, double *y, double *cb, double *rb);

@@ -1,4 +1,4 @@
-/* Parallel lines (docs/presolve.md, passes 10 and 11, and "Recovery"): columns j < k
+/* Parallel lines (docs/presolve.md, passes 11 and 12, and "Recovery"): columns j < k
  * with A_k = lambda A_j, and rows i < l with a_l = lambda a_i.
  *
  * Finding them without gathering: every line gets a signature from sums and minima

@@ -1,4 +1,4 @@
-/* Row passes from activity bounds (docs/presolve.md, passes 6 and "Recovery"):
+/* Row passes from activity bounds (docs/presolve.md, pass 6, and "Recovery"):
  * the least and greatest value a_i x can take over the column bounds decide
  * whether row i is infeasible, redundant (always satisfied: removed) or forcing
  * (its bound can only be met with every column at one bound: the columns are

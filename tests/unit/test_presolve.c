@@ -329,6 +329,50 @@ static void test_dual_fixing(void)
     slp_model_destroy(&model);
 }
 
+/* Dominated columns. x in [0, 10], s in [0, inf), w in [0, 5]; c = (3, 1, 1) in (a),
+ * (-3, 1, 1) in (b). s is a singleton of the equality r0 with no upper bound, so every
+ * dual feasible y0 <= c_s / 1 = 1; r1 has no lower side, so y1 <= 0. Dual fixing takes
+ * nothing (r0 blocks x, s both ways; r1 blocks w downwards), nor does the activity pass.
+ * (a) r0: x + s = 2, r1: x - w <= 3. z_x = 3 - y0 - y1 >= 3 - 1 - 0 = 2 > 0: x = 0
+ *     (1 column, 2 entries). Then s = 2, w = 0: objective 2, y = (1, 0), z = (2, 0, 1).
+ * (b) r0: -x + s = -8, r1: -x - w <= -9. z_x = -3 + y0 + y1 <= -3 + 1 + 0 = -2 < 0:
+ *     x = 10. Then s = 2, w = 0: objective -28, y = (1, 0), z = (-2, 0, 1).
+ * The duals are also compared with the solve without presolve. */
+static void test_dominated_columns(void)
+{
+    const double lv[] = {0, 0, 0}, uv[] = {10, INFINITY, 5};
+    const double a1[] = {1, 1, 0, 1, 0, -1}, c1[] = {3, 1, 1}, lc1[] = {2, -INFINITY},
+                 uc1[] = {2, 3}, x1[] = {0, 2, 0}, z1[] = {2, 0, 1};
+    const double a2[] = {-1, 1, 0, -1, 0, -1}, c2[] = {-3, 1, 1}, lc2[] = {-8, -INFINITY},
+                 uc2[] = {-8, -9}, x2[] = {10, 2, 0}, z2[] = {-2, 0, 1};
+    const double *a[] = {a1, a2}, *c[] = {c1, c2}, *lc[] = {lc1, lc2}, *uc[] = {uc1, uc2};
+    const double *xs[] = {x1, x2}, *zs[] = {z1, z2}, objective[] = {2, -28};
+    for (int t = 0; t < 2; t++) {
+        slp_model_t *model = dense_model(2, 3, a[t], c[t], lv, uv, lc[t], uc[t], 1);
+        outcome_t o, plain;
+        run(model, 1, &o);
+        run(model, 0, &plain);
+        const char *name = t == 0 ? "dominated column (lower)" : "dominated column (upper)";
+        expect_optimal(name, &o, objective[t]);
+        expect_count(name, &o.stats, SLP_PRESOLVE_DOMINATED, 0, 1, 2);
+        expect_count(name, &o.stats, SLP_PRESOLVE_DUAL_FIX, 0, 0, 0);
+        if (o.x && plain.y) {
+            for (int j = 0; j < 3; j++) {
+                CHECK_CLOSE(o.x[j], xs[t][j], 1e-9);
+                CHECK_CLOSE(o.z[j], zs[t][j], 1e-6);
+                CHECK_CLOSE(o.z[j], plain.z[j], 1e-6);
+            }
+            for (int i = 0; i < 2; i++) {
+                CHECK_CLOSE(o.y[i], i == 0 ? 1.0 : 0.0, 1e-6);
+                CHECK_CLOSE(o.y[i], plain.y[i], 1e-6);
+            }
+        }
+        free_outcome(&o);
+        free_outcome(&plain);
+        slp_model_destroy(&model);
+    }
+}
+
 /* Free column singletons. x1, x2 in [0, 1], x3 in [0, 10], x3 only in r0.
  * (a) min x1 + x2 + 3 x3, r0: x1 + x2 + x3 = 4, r1: x1 - x2 >= 0. With x1 + x2 in
  *     [0, 2], x3 = 4 - x1 - x2 lies in [2, 4]: implied free, so x3 is substituted and
@@ -924,6 +968,7 @@ int main(int argc, char **argv)
     test_all_removed();
     test_forcing_redundant();
     test_dual_fixing();
+    test_dominated_columns();
     test_free_column_singleton();
     test_slack_columns();
     test_doubleton();
