@@ -90,6 +90,31 @@ slp_err ps_batch_sums(slp_grid_t *grid, double *col, int ncol, double *row, int 
     return SLP_OK;
 }
 
+/* A pass's scratch, allocated on every rank or on none: a rank that could not allocate
+ * and returned would leave the others waiting in the pass's first collective. Test hook:
+ * SLP_TEST_PRESOLVE_NOMEM_RANK=r makes world rank r fail its first such allocation
+ * (tests/mpi/failures.sh). Collective. */
+slp_err ps_alloc_all(ps_ctx_t *x, void *out_ptr, size_t count, size_t size)
+{
+    static int injected;
+    const char *hook = getenv("SLP_TEST_PRESOLVE_NOMEM_RANK");
+    slp_err rc;
+    if (hook && !injected && atoi(hook) == slp_comm_rank(x->grid->world)) {
+        injected = 1;
+        *(void **)out_ptr = NULL;
+        rc = slp_error(SLP_ERR_NOMEM, "presolve: out of memory (%zu bytes; injected by "
+                       "SLP_TEST_PRESOLVE_NOMEM_RANK)", count * size);
+    } else {
+        rc = slp_alloc(out_ptr, count, size);
+    }
+    rc = slp_comm_agree(x->grid->world, rc);
+    if (rc != SLP_OK) {
+        free(*(void **)out_ptr);
+        *(void **)out_ptr = NULL;
+    }
+    return rc;
+}
+
 /* Global nonzeros of every row of row block r (sum over row_comm). */
 slp_err ps_row_counts(ps_ctx_t *x)
 {
@@ -624,7 +649,7 @@ static slp_err reduced_norms(ps_ctx_t *x)
     slp_local_problem_t view = *x->lp;
     int64_t m = view.m_loc;
     double *bounds = NULL;
-    SLP_CALL(slp_alloc(&bounds, 2 * (size_t)m + 1, sizeof(double)));
+    SLP_CALL(ps_alloc_all(x, &bounds, 2 * (size_t)m + 1, sizeof(double)));
     for (int64_t i = 0; i < m; i++) {
         double wl = x->widen[i], wu = x->widen[m + i];
         bounds[i] = isfinite(wl) ? view.lc[i] - wl : view.lc[i];

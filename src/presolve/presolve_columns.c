@@ -93,7 +93,7 @@ static slp_err pick_pivots(ps_ctx_t *x, double *rhs)
     const slp_csr_t *a = &lp->A;
     int64_t m = lp->m_loc;
     double *act = NULL, *rowmax = x->rbuf + m, *pick = x->rbuf;
-    SLP_CALL(slp_alloc(&act, ACT_COUNT * (size_t)m + 1, sizeof(double)));
+    SLP_CALL(ps_alloc_all(x, &act, ACT_COUNT * (size_t)m + 1, sizeof(double)));
     slp_err rc = ps_row_activity(x, act);
     for (int64_t i = 0; i < m; i++) {
         rowmax[i] = 0.0;
@@ -199,7 +199,7 @@ slp_err ps_pass_free_singleton(ps_ctx_t *x, int64_t *changed)
 {
     int64_t m = x->lp->m_loc;
     double *rhs = NULL;
-    SLP_CALL(slp_alloc(&rhs, (size_t)m + 1, sizeof(double)));
+    SLP_CALL(ps_alloc_all(x, &rhs, (size_t)m + 1, sizeof(double)));
     slp_err rc = ps_col_counts(x);
     if (rc == SLP_OK)
         rc = pick_pivots(x, rhs);

@@ -156,7 +156,7 @@ static slp_err survivors(dbl_t *d, double *crossed, double *objshift)
     const slp_csr_t *a = &lp->A;
     int64_t m = d->m, n = d->n;
     double *dc = NULL, tightened = 0.0;
-    SLP_CALL(slp_alloc(&dc, (size_t)n + 1, sizeof(double)));
+    SLP_CALL(ps_alloc_all(x, &dc, (size_t)n + 1, sizeof(double)));
     memset(dc, 0, (size_t)n * sizeof(double));
     slp_err rc = ps_bounds_reset(x);
     if (rc != SLP_OK) {

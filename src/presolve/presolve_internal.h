@@ -165,6 +165,7 @@ slp_err ps_record_unpack(slp_presolve_t *p);
 /* Helpers (presolve.c). */
 slp_err ps_batch_sums(slp_grid_t *grid, double *col, int ncol, double *row, int nrow, double *blk,
                       int nblk);
+slp_err ps_alloc_all(ps_ctx_t *x, void *out_ptr, size_t count, size_t size);
 slp_err ps_row_counts(ps_ctx_t *x);
 slp_err ps_col_counts(ps_ctx_t *x);
 slp_err ps_compact_block(ps_ctx_t *x, int stage, int64_t *removed);

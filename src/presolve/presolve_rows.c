@@ -139,7 +139,7 @@ slp_err ps_pass_activity(ps_ctx_t *x, int64_t *changed)
     int64_t m = lp->m_loc;
     int stage = p->nstages;
     double *act = NULL;
-    SLP_CALL(slp_alloc(&act, ACT_COUNT * (size_t)m + 1, sizeof(double)));
+    SLP_CALL(ps_alloc_all(x, &act, ACT_COUNT * (size_t)m + 1, sizeof(double)));
     slp_err rc = ps_row_counts(x);
     if (rc == SLP_OK)
         rc = ps_row_activity(x, act);

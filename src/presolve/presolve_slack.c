@@ -135,9 +135,9 @@ slp_err ps_pass_slack(ps_ctx_t *x, int64_t *changed)
     int64_t m = x->lp->m_loc;
     int stage = x->p->nstages;
     double *pick = NULL, *shift = NULL;
-    slp_err rc = slp_alloc(&pick, (size_t)m + 1, sizeof(double));
+    slp_err rc = ps_alloc_all(x, &pick, (size_t)m + 1, sizeof(double));
     if (rc == SLP_OK)
-        rc = slp_alloc(&shift, 2 * (size_t)m + 1, sizeof(double));
+        rc = ps_alloc_all(x, &shift, 2 * (size_t)m + 1, sizeof(double));
     if (rc == SLP_OK)
         rc = ps_row_counts(x);
     if (rc == SLP_OK)

@@ -4,7 +4,7 @@
 # printed once (by the rank that saw it), never a hang:
 #   one rank's block file missing; one rank's block corrupted (checksum); a slice with
 #   NaN behind a valid checksum; NaN text in an MPS coefficient; the wrong rank count;
-#   a model too large for --mem-limit.
+#   a model too large for --mem-limit; one rank out of memory in presolve.
 # And NaN in the iterates (finite data of 1e300): every rank agrees on status
 # numerical_error (a result, exit 0, JSON written) and stops promptly.
 set -u
@@ -97,6 +97,10 @@ expect_failure nan_in_mps "nan.mps:6" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/nan.
 expect_failure wrong_ranks "mpirun -np 4" "${MPIRUN[@]}" -np 3 "$BIN" solve "$T/good.shards"
 expect_failure wrong_grid "grid" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/good.shards" --grid 1x4
 expect_failure too_big "limit" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/good.shards" --mem-limit 1000
+# One rank cannot allocate a presolve pass's scratch (the test hook of ps_alloc_all): every
+# rank leaves that pass together instead of the others waiting in its first collective.
+expect_failure presolve_nomem "out of memory" env SLP_TEST_PRESOLVE_NOMEM_RANK=1 \
+  "${MPIRUN[@]}" -x SLP_TEST_PRESOLVE_NOMEM_RANK -np 4 "$BIN" solve "$T/good.shards"
 
 # NaN in the iterates: finite but huge data (1e300 objective and bounds) overflows.
 "$BIN" gen qap --size 6 --grid 2x2 --out huge.shards --quiet || fail gen
