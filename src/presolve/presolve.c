@@ -90,20 +90,31 @@ slp_err ps_batch_sums(slp_grid_t *grid, double *col, int ncol, double *row, int 
     return SLP_OK;
 }
 
+/* Test hook (tests/mpi/failures.sh): SLP_TEST_PRESOLVE_NOMEM=KIND:R makes world rank R
+ * fail its first allocation of that kind, "scratch" (ps_alloc_all) or "record"
+ * (ps_grow). Returns whether this allocation is the one to fail. */
+static int injected_failure(const char *kind)
+{
+    static int done;
+    const char *hook = getenv("SLP_TEST_PRESOLVE_NOMEM");
+    size_t len = strlen(kind);
+    if (done || !hook || strncmp(hook, kind, len) != 0 || hook[len] != ':' ||
+        atoi(hook + len + 1) != slp_comm_rank(slp_comm_world()))
+        return 0;
+    done = 1;
+    return 1;
+}
+
 /* A pass's scratch, allocated on every rank or on none: a rank that could not allocate
- * and returned would leave the others waiting in the pass's first collective. Test hook:
- * SLP_TEST_PRESOLVE_NOMEM_RANK=r makes world rank r fail its first such allocation
- * (tests/mpi/failures.sh). Collective. */
+ * and returned would leave the others waiting in the pass's first collective.
+ * Collective. */
 slp_err ps_alloc_all(ps_ctx_t *x, void *out_ptr, size_t count, size_t size)
 {
-    static int injected;
-    const char *hook = getenv("SLP_TEST_PRESOLVE_NOMEM_RANK");
     slp_err rc;
-    if (hook && !injected && atoi(hook) == slp_comm_rank(x->grid->world)) {
-        injected = 1;
+    if (injected_failure("scratch")) {
         *(void **)out_ptr = NULL;
-        rc = slp_error(SLP_ERR_NOMEM, "presolve: out of memory (%zu bytes; injected by "
-                       "SLP_TEST_PRESOLVE_NOMEM_RANK)", count * size);
+        rc = slp_error(SLP_ERR_NOMEM, "presolve: out of memory (%zu bytes of scratch; "
+                       "injected by SLP_TEST_PRESOLVE_NOMEM)", count * size);
     } else {
         rc = slp_alloc(out_ptr, count, size);
     }
@@ -134,18 +145,30 @@ slp_err ps_col_counts(ps_ctx_t *x)
     return slp_comm_sum_i64(x->grid->col_comm, x->ccnt, a->cols);
 }
 
-slp_err ps_push_entry(slp_presolve_t *p, int64_t row, int32_t col, double val, int stage,
-                      int flags)
+int ps_grow(slp_presolve_t *p, void *array_ptr, int64_t *cap, int64_t need, size_t size,
+            int64_t first, const char *what)
 {
-    SLP_CALL(slp_grow(&p->ent, &p->cap_ent, p->n_ent + 1, sizeof *p->ent, 1024,
-                      "presolve's removed entries"));
+    if (p->deferred != SLP_OK)
+        return 0;
+    if (injected_failure("record"))
+        p->deferred = slp_error(SLP_ERR_NOMEM, "presolve: out of memory for %s (injected by "
+                                "SLP_TEST_PRESOLVE_NOMEM)", what);
+    else
+        p->deferred = slp_grow(array_ptr, cap, need, size, first, what);
+    return p->deferred == SLP_OK;
+}
+
+void ps_push_entry(slp_presolve_t *p, int64_t row, int32_t col, double val, int stage, int flags)
+{
+    if (!ps_grow(p, &p->ent, &p->cap_ent, p->n_ent + 1, sizeof *p->ent, 1024,
+                 "presolve's removed entries"))
+        return;
     removed_entry_t *e = &p->ent[p->n_ent++];
     e->row = (int32_t)row;
     e->col = col;
     e->stage = stage;
     e->val = val;
     e->flags = (unsigned char)flags;
-    return SLP_OK;
 }
 
 /* Delete from the block every entry whose row is in row_kill or whose column is
@@ -163,7 +186,7 @@ slp_err ps_compact_block(ps_ctx_t *x, int stage, int64_t *removed)
                 int flags = x->row_kill[i] ? x->row_flags[i] : 0;
                 /* the pivot is the killed column's entry, the survivor the other one */
                 flags &= x->col_kill[j] ? ~ENTRY_SURVIVOR : ~ENTRY_PIVOT;
-                SLP_CALL(ps_push_entry(x->p, i, j, a->val[k], stage, flags));
+                ps_push_entry(x->p, i, j, a->val[k], stage, flags);
             } else {
                 a->col_idx[out] = j;
                 a->val[out] = a->val[k];
@@ -177,18 +200,20 @@ slp_err ps_compact_block(ps_ctx_t *x, int stage, int64_t *removed)
     return SLP_OK;
 }
 
-slp_err ps_commit_stage(slp_presolve_t *p, int kind)
+void ps_commit_stage(slp_presolve_t *p, int kind)
 {
     if (p->nstages == p->cap_stages) {
         int cap = p->cap_stages ? 2 * p->cap_stages : 32;
-        unsigned char *grown = realloc(p->stage_kind, (size_t)cap);
-        if (!grown)
-            return slp_error(SLP_ERR_NOMEM, "presolve: out of memory");
+        unsigned char *grown = p->deferred == SLP_OK ? realloc(p->stage_kind, (size_t)cap) : NULL;
+        if (!grown) {
+            if (p->deferred == SLP_OK)
+                p->deferred = slp_error(SLP_ERR_NOMEM, "presolve: out of memory");
+            return;
+        }
         p->stage_kind = grown;
         p->cap_stages = cap;
     }
     p->stage_kind[p->nstages++] = (unsigned char)kind;
-    return SLP_OK;
 }
 
 void ps_add_count(slp_presolve_t *p, int kind, double rows, double cols, double nnz)
@@ -239,7 +264,7 @@ slp_err ps_pass_fixcol(ps_ctx_t *x, int kind, const unsigned char *mask, int64_t
     SLP_CALL(ps_compact_block(x, stage, &removed));
     for (int64_t j = 0; j < n; j++)
         if (x->col_kill[j]) {
-            SLP_CALL(ps_remove_column(p, (int32_t)j, stage, lp->lv[j], lp->obj[j]));
+            ps_remove_column(p, (int32_t)j, stage, lp->lv[j], lp->obj[j]);
             lp->obj[j] = 0.0;
             lp->lv[j] = lp->uv[j] = 0.0;
         }
@@ -247,7 +272,7 @@ slp_err ps_pass_fixcol(ps_ctx_t *x, int kind, const unsigned char *mask, int64_t
     SLP_CALL(ps_batch_sums(x->grid, colv, 2, NULL, 0, blk, 1));
     lp->obj_const += colv[1];
     if (colv[0] > 0.0) {
-        SLP_CALL(ps_commit_stage(p, STAGE_FIXCOL));
+        ps_commit_stage(p, STAGE_FIXCOL);
         ps_add_count(p, kind, 0.0, colv[0], blk[0]);
         *changed += (int64_t)colv[0];
     }
@@ -424,7 +449,7 @@ static slp_err pass_singleton(ps_ctx_t *x, int paper, int kind, int64_t *changed
     double colv[2] = {crossed, tightened}, rowv[1] = {rows}, blk[1] = {(double)removed};
     SLP_CALL(ps_batch_sums(x->grid, colv, 2, rowv, 1, blk, 1));
     if (rowv[0] > 0.0) {
-        SLP_CALL(ps_commit_stage(p, STAGE_SINGLETON));
+        ps_commit_stage(p, STAGE_SINGLETON);
         ps_add_count(p, kind, rowv[0], 0.0, blk[0]);
         *changed += (int64_t)rowv[0];
     }
@@ -465,7 +490,7 @@ static slp_err pass_empty_rows(ps_ctx_t *x, int64_t *changed)
     double rowv[2] = {rows, bad};
     SLP_CALL(ps_batch_sums(x->grid, NULL, 0, rowv, 2, NULL, 0));
     if (rowv[0] > 0.0) {
-        SLP_CALL(ps_commit_stage(p, STAGE_EMPTYROW));
+        ps_commit_stage(p, STAGE_EMPTYROW);
         ps_add_count(p, SLP_PRESOLVE_EMPTY_ROW, rowv[0], 0.0, 0.0);
         *changed += (int64_t)rowv[0];
     }
@@ -600,6 +625,13 @@ static slp_err check_bounds(ps_ctx_t *x)
     return SLP_OK;
 }
 
+/* A pass's outcome, with the ranks' agreement on a failure it deferred (a record that
+ * could not grow on some rank, presolve_internal.h). */
+static slp_err settled(ps_ctx_t *x, slp_err rc)
+{
+    return rc != SLP_OK ? rc : slp_comm_agree(x->grid->world, x->p->deferred);
+}
+
 static slp_err run_rounds(ps_ctx_t *x)
 {
     slp_presolve_t *p = x->p;
@@ -607,31 +639,31 @@ static slp_err run_rounds(ps_ctx_t *x)
     for (int round = 1; round <= SLP_PS_MAX_ROUNDS && x->status < 0; round++) {
         int64_t changed = 0;
         p->stats.rounds = round;
-        SLP_CALL(pass_singleton(x, 1, SLP_PRESOLVE_PAPER, &changed));
+        SLP_CALL(settled(x, pass_singleton(x, 1, SLP_PRESOLVE_PAPER, &changed)));
         if (x->status >= 0)
             break;
-        SLP_CALL(ps_pass_fixcol(x, SLP_PRESOLVE_PAPER, x->col_mark, &changed));
-        SLP_CALL(ps_pass_fixcol(x, SLP_PRESOLVE_FIXED, NULL, &changed));
-        SLP_CALL(pass_singleton(x, 0, SLP_PRESOLVE_SINGLETON, &changed));
+        SLP_CALL(settled(x, ps_pass_fixcol(x, SLP_PRESOLVE_PAPER, x->col_mark, &changed)));
+        SLP_CALL(settled(x, ps_pass_fixcol(x, SLP_PRESOLVE_FIXED, NULL, &changed)));
+        SLP_CALL(settled(x, pass_singleton(x, 0, SLP_PRESOLVE_SINGLETON, &changed)));
         if (x->status >= 0)
             break;
-        SLP_CALL(ps_pass_fixcol(x, SLP_PRESOLVE_SINGLETON, x->col_mark, &changed));
-        SLP_CALL(pass_empty_rows(x, &changed));
+        SLP_CALL(settled(x, ps_pass_fixcol(x, SLP_PRESOLVE_SINGLETON, x->col_mark, &changed)));
+        SLP_CALL(settled(x, pass_empty_rows(x, &changed)));
         if (x->status >= 0)
             break;
-        SLP_CALL(pass_empty_cols(x, &changed));
-        SLP_CALL(ps_pass_activity(x, &changed));
+        SLP_CALL(settled(x, pass_empty_cols(x, &changed)));
+        SLP_CALL(settled(x, ps_pass_activity(x, &changed)));
         if (x->status >= 0)
             break;
-        SLP_CALL(ps_pass_dual_fix(x, &changed));
-        SLP_CALL(ps_pass_dominated(x, &changed));
-        SLP_CALL(ps_pass_free_singleton(x, &changed));
-        SLP_CALL(ps_pass_slack(x, &changed));
-        SLP_CALL(ps_pass_doubleton(x, &changed));
+        SLP_CALL(settled(x, ps_pass_dual_fix(x, &changed)));
+        SLP_CALL(settled(x, ps_pass_dominated(x, &changed)));
+        SLP_CALL(settled(x, ps_pass_free_singleton(x, &changed)));
+        SLP_CALL(settled(x, ps_pass_slack(x, &changed)));
+        SLP_CALL(settled(x, ps_pass_doubleton(x, &changed)));
         if (x->status >= 0)
             break;
-        SLP_CALL(ps_pass_parallel(x, 0, &changed));
-        SLP_CALL(ps_pass_parallel(x, 1, &changed));
+        SLP_CALL(settled(x, ps_pass_parallel(x, 0, &changed)));
+        SLP_CALL(settled(x, ps_pass_parallel(x, 1, &changed)));
         if (x->status >= 0)
             break;
         if (changed == 0)

@@ -178,7 +178,7 @@ static slp_err substitute(ps_ctx_t *x, const double *rhs, int64_t *changed)
             continue;
         }
         cols += 1.0;
-        SLP_CALL(ps_remove_column(p, (int32_t)j, stage, 0.0, 0.0)); /* x set by the undo */
+        ps_remove_column(p, (int32_t)j, stage, 0.0, 0.0); /* x set by the undo */
         lp->obj[j] = 0.0;
         lp->lv[j] = lp->uv[j] = 0.0;
     }
@@ -188,7 +188,7 @@ static slp_err substitute(ps_ctx_t *x, const double *rhs, int64_t *changed)
     SLP_CALL(ps_batch_sums(x->grid, colv, 1, rowv, 2, blk, 1));
     lp->obj_const += rowv[1];
     if (rowv[0] > 0.0) {
-        SLP_CALL(ps_commit_stage(p, STAGE_SUBST));
+        ps_commit_stage(p, STAGE_SUBST);
         ps_add_count(p, SLP_PRESOLVE_FREE_COL, rowv[0], colv[0], blk[0]);
         *changed += (int64_t)rowv[0];
     }

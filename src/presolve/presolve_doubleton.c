@@ -208,11 +208,10 @@ static slp_err survivors(dbl_t *d, double *crossed, double *objshift)
     return SLP_OK;
 }
 
-static slp_err push_fill(fill_list_t *l, fill_t f)
+static void push_fill(slp_presolve_t *p, fill_list_t *l, fill_t f)
 {
-    SLP_CALL(slp_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v, 256, "doubleton fill"));
-    l->v[l->n++] = f;
-    return SLP_OK;
+    if (ps_grow(p, &l->v, &l->cap, l->n + 1, sizeof *l->v, 256, "doubleton fill"))
+        l->v[l->n++] = f;
 }
 
 /* Other rows of eliminated columns: bounds shifted by a_lj q (summed over
@@ -236,7 +235,7 @@ static slp_err shift_and_queue(dbl_t *d)
             shift[i] += v;
             mag[i] += fabs(v);
             fill_t f = {i, (int64_t)d->cinfo[3 * n + j], -a->val[k] * d->cinfo[n + j]};
-            SLP_CALL(push_fill(&d->out, f));
+            push_fill(x->p, &d->out, f);
         }
     }
     SLP_CALL(slp_sum_over_row(x->grid, x->rbuf, 2 * m));
@@ -268,7 +267,7 @@ static slp_err exchange(dbl_t *d, fill_list_t *mine)
         for (int64_t f = 0; f < count && rc == SLP_OK; f++) {
             int64_t col = buf[f].col - lp->col_lo;
             if (col >= 0 && col < lp->n_loc)
-                rc = push_fill(mine, (fill_t){buf[f].row, col, buf[f].delta});
+                push_fill(x->p, mine, (fill_t){buf[f].row, col, buf[f].delta});
         }
         if (!self)
             free(buf);
@@ -291,7 +290,12 @@ static slp_err merge_fill(ps_ctx_t *x, fill_t *fill, int64_t nfill, int64_t *net
     slp_csr_t *a = &x->lp->A;
     qsort(fill, (size_t)nfill, sizeof *fill, by_row_col);
     slp_csr_t out;
-    SLP_CALL(slp_csr_create(a->rows, a->cols, a->nnz + nfill, &out));
+    *net = 0;
+    if (x->p->deferred != SLP_OK)
+        return SLP_OK;
+    x->p->deferred = slp_csr_create(a->rows, a->cols, a->nnz + nfill, &out);
+    if (x->p->deferred != SLP_OK)
+        return SLP_OK; /* the block stays; the ranks agree on the failure after the pass */
     int64_t o = 0, f = 0;
     for (int64_t i = 0; i < a->rows; i++) {
         out.row_ptr[i] = o;
@@ -349,7 +353,7 @@ static slp_err eliminate(dbl_t *d, int64_t *changed)
         if (!x->col_kill[j])
             continue;
         cols += 1.0;
-        SLP_CALL(ps_remove_column(p, (int32_t)j, stage, 0.0, lp->obj[j])); /* x set by the undo */
+        ps_remove_column(p, (int32_t)j, stage, 0.0, lp->obj[j]); /* x set by the undo */
         lp->obj[j] = 0.0;
         lp->lv[j] = lp->uv[j] = 0.0;
     }
@@ -365,7 +369,7 @@ static slp_err eliminate(dbl_t *d, int64_t *changed)
     SLP_CALL(ps_batch_sums(x->grid, colv, 2, rowv, 2, blk, 1));
     lp->obj_const += rowv[1];
     if (rowv[0] > 0.0) {
-        SLP_CALL(ps_commit_stage(p, STAGE_DOUBLETON));
+        ps_commit_stage(p, STAGE_DOUBLETON);
         ps_add_count(p, SLP_PRESOLVE_DOUBLETON, rowv[0], colv[0], blk[0]);
         *changed += (int64_t)rowv[0];
     }

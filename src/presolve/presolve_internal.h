@@ -120,6 +120,10 @@ struct slp_presolve {
     int64_t n_ent, cap_ent;
     unsigned char *stage_kind; /* [nstages], identical on every rank */
     int nstages, cap_stages;
+    /* The first allocation failure of a record's growth on this rank: presolve goes on
+     * to the end of the pass (so that every rank reaches the same collectives) and the
+     * ranks agree on it there (docs/reliability.md). */
+    slp_err deferred;
     slp_norms_t norms;    /* the reduced problem's, for the tolerances (slp_presolve_norms) */
 };
 
@@ -158,7 +162,7 @@ static inline double ps_greatest_term(double a, double l, double u) { return a >
  * per-line arrays (and the original row bounds), unpack rebuilds them. A column is
  * removed through ps_remove_column: its stage, value (0 when its undo sets it) and
  * objective at removal go straight into the packed list. */
-slp_err ps_remove_column(slp_presolve_t *p, int32_t j, int stage, double val, double obj);
+void ps_remove_column(slp_presolve_t *p, int32_t j, int stage, double val, double obj);
 slp_err ps_record_pack(slp_presolve_t *p);
 slp_err ps_record_unpack(slp_presolve_t *p);
 
@@ -169,8 +173,12 @@ slp_err ps_alloc_all(ps_ctx_t *x, void *out_ptr, size_t count, size_t size);
 slp_err ps_row_counts(ps_ctx_t *x);
 slp_err ps_col_counts(ps_ctx_t *x);
 slp_err ps_compact_block(ps_ctx_t *x, int stage, int64_t *removed);
-slp_err ps_commit_stage(slp_presolve_t *p, int kind);
-slp_err ps_push_entry(slp_presolve_t *p, int64_t row, int32_t col, double val, int stage, int flags);
+void ps_commit_stage(slp_presolve_t *p, int kind);
+void ps_push_entry(slp_presolve_t *p, int64_t row, int32_t col, double val, int stage, int flags);
+/* Make room for `need` elements of a record's growing array, or note the failure in
+ * p->deferred; returns whether the room is there. */
+int ps_grow(slp_presolve_t *p, void *array_ptr, int64_t *cap, int64_t need, size_t size,
+            int64_t first, const char *what);
 void ps_add_count(slp_presolve_t *p, int kind, double rows, double cols, double nnz);
 slp_err ps_pass_fixcol(ps_ctx_t *x, int kind, const unsigned char *mask, int64_t *changed);
 int64_t ps_entry_of(const slp_local_problem_t *lp, int64_t i, double g);

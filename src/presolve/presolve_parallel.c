@@ -393,12 +393,11 @@ static slp_err find_pairs(ps_ctx_t *x, const lines_t *ln, parallel_rec_t **v, in
     return rc;
 }
 
-static slp_err push_record(slp_presolve_t *p, const parallel_rec_t *r)
+static void push_record(slp_presolve_t *p, const parallel_rec_t *r)
 {
-    SLP_CALL(slp_grow(&p->par, &p->cap_par, p->n_par + 1, sizeof *p->par, 64,
-                      "presolve's parallel lines"));
-    p->par[p->n_par++] = *r;
-    return SLP_OK;
+    if (ps_grow(p, &p->par, &p->cap_par, p->n_par + 1, sizeof *p->par, 64,
+                "presolve's parallel lines"))
+        p->par[p->n_par++] = *r;
 }
 
 /* Row l's bounds seen on row i (a_l = lambda a_i): [lc_l, uc_l] / lambda. */
@@ -458,7 +457,7 @@ static slp_err merge(ps_ctx_t *x, const lines_t *ln, parallel_rec_t *v, int64_t 
             continue;
         }
         r->stage = stage;
-        SLP_CALL(push_record(p, r));
+        push_record(p, r);
     }
     int64_t removed = 0;
     SLP_CALL(ps_compact_block(x, stage, &removed));
@@ -468,7 +467,7 @@ static slp_err merge(ps_ctx_t *x, const lines_t *ln, parallel_rec_t *v, int64_t 
             lp->uc[j] = INFINITY;
             p->row_stage[j] = stage;
         } else if (!ln->rows && x->col_kill[j]) {
-            SLP_CALL(ps_remove_column(p, (int32_t)j, stage, 0.0, lp->obj[j]));
+            ps_remove_column(p, (int32_t)j, stage, 0.0, lp->obj[j]);
             lp->obj[j] = 0.0;
             lp->lv[j] = lp->uv[j] = 0.0;
         }
@@ -479,7 +478,7 @@ static slp_err merge(ps_ctx_t *x, const lines_t *ln, parallel_rec_t *v, int64_t 
     else
         SLP_CALL(ps_batch_sums(x->grid, linev, 2, NULL, 0, blk, 1));
     if (linev[0] > 0.0) {
-        SLP_CALL(ps_commit_stage(p, ln->rows ? STAGE_DUPROW : STAGE_PARALLEL));
+        ps_commit_stage(p, ln->rows ? STAGE_DUPROW : STAGE_PARALLEL);
         if (ln->rows)
             ps_add_count(p, SLP_PRESOLVE_DUPLICATE_ROW, linev[0], 0.0, blk[0]);
         else

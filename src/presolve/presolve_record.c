@@ -9,13 +9,12 @@
 
 #include "presolve/presolve_internal.h"
 
-slp_err ps_remove_column(slp_presolve_t *p, int32_t j, int stage, double val, double obj)
+void ps_remove_column(slp_presolve_t *p, int32_t j, int stage, double val, double obj)
 {
-    SLP_CALL(slp_grow(&p->packed_cols, &p->cap_packed_cols, p->n_packed_cols + 1,
-                      sizeof *p->packed_cols, 256, "presolve's removed columns"));
-    p->packed_cols[p->n_packed_cols++] = (packed_col_t){j, stage, val, obj, 0};
     p->col_stage[j] = stage;
-    return SLP_OK;
+    if (ps_grow(p, &p->packed_cols, &p->cap_packed_cols, p->n_packed_cols + 1,
+                sizeof *p->packed_cols, 256, "presolve's removed columns"))
+        p->packed_cols[p->n_packed_cols++] = (packed_col_t){j, stage, val, obj, 0};
 }
 
 /* Cut a growing array to its count (the growth's slack back). */

@@ -79,16 +79,16 @@ static slp_err record_slacks(ps_ctx_t *x, const double *pick, double *shift, int
         int64_t pivot = ps_entry_of(lp, i, pick[i]);
         for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
             if (k != pivot)
-                SLP_CALL(ps_push_entry(p, i, a->col_idx[k], a->val[k], stage, ENTRY_COPY));
+                ps_push_entry(p, i, a->col_idx[k], a->val[k], stage, ENTRY_COPY);
         if (pivot < 0)
             continue;
         int32_t j = a->col_idx[pivot];
         double v = a->val[pivot];
         widening(v, lp->lc[i], lp->uc[i], lp->lv[j], lp->uv[j], &shift[i], &shift[m + i]);
-        SLP_CALL(slp_grow(&p->slack, &p->cap_slack, p->n_slack + 1, sizeof *p->slack, 64,
-                          "presolve's slack columns"));
-        p->slack[p->n_slack++] =
-            (slack_rec_t){(int32_t)i, j, stage, v, lp->lc[i], lp->uc[i], lp->lv[j], lp->uv[j]};
+        if (ps_grow(p, &p->slack, &p->cap_slack, p->n_slack + 1, sizeof *p->slack, 64,
+                    "presolve's slack columns"))
+            p->slack[p->n_slack++] = (slack_rec_t){(int32_t)i, j, stage, v, lp->lc[i],
+                                                   lp->uc[i], lp->lv[j], lp->uv[j]};
         x->cbuf[j] = 1.0;
     }
     SLP_CALL(slp_sum_over_row(x->grid, shift, 2 * m));
@@ -115,7 +115,7 @@ static slp_err apply_slacks(ps_ctx_t *x, const double *shift, int stage, int64_t
         if (!x->col_kill[j])
             continue;
         cols += 1.0;
-        SLP_CALL(ps_remove_column(x->p, (int32_t)j, stage, 0.0, 0.0)); /* x set by the undo */
+        ps_remove_column(x->p, (int32_t)j, stage, 0.0, 0.0); /* x set by the undo */
         lp->lv[j] = lp->uv[j] = 0.0;
     }
     int64_t removed = 0;
@@ -123,7 +123,7 @@ static slp_err apply_slacks(ps_ctx_t *x, const double *shift, int stage, int64_t
     double colv[1] = {cols}, blk[1] = {(double)removed};
     SLP_CALL(ps_batch_sums(x->grid, colv, 1, NULL, 0, blk, 1));
     if (colv[0] > 0.0) {
-        SLP_CALL(ps_commit_stage(x->p, STAGE_SLACK));
+        ps_commit_stage(x->p, STAGE_SLACK);
         ps_add_count(x->p, SLP_PRESOLVE_SLACK_COL, 0.0, colv[0], blk[0]);
         *changed += (int64_t)colv[0];
     }
