@@ -49,6 +49,7 @@ bench-quick: build
 # Per-rank memory on ~21 M nonzeros, 1 rank vs 4 ranks (docs/memory.md).
 test-memory: build
 	bash tests/memory/memory_scaling.sh $(BUILD)/shardlp
+	bash tests/memory/memory_mcf.sh $(BUILD)/shardlp
 
 # The corpus tables of docs/corpus.md (long: hours of CPU at the 1e-8 tolerance).
 corpus: build
