@@ -288,7 +288,8 @@ static int by_row_col(const void *pa, const void *pb)
 static slp_err merge_fill(ps_ctx_t *x, fill_t *fill, int64_t nfill, int64_t *net)
 {
     slp_csr_t *a = &x->lp->A;
-    qsort(fill, (size_t)nfill, sizeof *fill, by_row_col);
+    if (nfill > 0) /* a rank may receive no fill (fill is then NULL) */
+        qsort(fill, (size_t)nfill, sizeof *fill, by_row_col);
     slp_csr_t out;
     *net = 0;
     if (x->p->deferred != SLP_OK)
