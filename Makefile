@@ -34,10 +34,16 @@ run: build
 test: build test-asan
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# The unit tests built with ASan and UBSan, then the distributed presolve test under
+# mpirun on two grids with the same build (leak checks off there: Open MPI's own
+# allocations would be reported).
 test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSLP_SANITIZE=ON -DSLP_OPENMP=OFF >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 SLP_TEST_MAX_NNZ=20000 ctest --output-on-failure -j $(JOBS) -L unit
+	for g in 2x2 1x4; do ASAN_OPTIONS=detect_leaks=0 SLP_TEST_MAX_NNZ=20000 $(MPIRUN) -np 4 \
+	    $(ASAN_BUILD)/test_presolve ../shared . $$g > $(ASAN_BUILD)/presolve_$$g.log 2>&1 \
+	    || { cat $(ASAN_BUILD)/presolve_$$g.log; exit 1; }; tail -1 $(ASAN_BUILD)/presolve_$$g.log; done
 
 # Benchmarks against HiGHS, OR-Tools, Clp (bench/README.md); bench-quick takes minutes.
 bench: build
