@@ -173,7 +173,7 @@ void ps_push_entry(slp_presolve_t *p, int64_t row, int32_t col, double val, int 
 
 /* Delete from the block every entry whose row is in row_kill or whose column is
  * in col_kill, recording it under `stage` with its row's row_flags (ENTRY_*). */
-slp_err ps_compact_block(ps_ctx_t *x, int stage, int64_t *removed)
+void ps_compact_block(ps_ctx_t *x, int stage, int64_t *removed)
 {
     slp_csr_t *a = &x->lp->A;
     int64_t out = 0;
@@ -197,23 +197,12 @@ slp_err ps_compact_block(ps_ctx_t *x, int stage, int64_t *removed)
     a->row_ptr[a->rows] = out;
     *removed = a->nnz - out;
     a->nnz = out;
-    return SLP_OK;
 }
 
 void ps_commit_stage(slp_presolve_t *p, int kind)
 {
-    if (p->nstages == p->cap_stages) {
-        int cap = p->cap_stages ? 2 * p->cap_stages : 32;
-        unsigned char *grown = p->deferred == SLP_OK ? realloc(p->stage_kind, (size_t)cap) : NULL;
-        if (!grown) {
-            if (p->deferred == SLP_OK)
-                p->deferred = slp_error(SLP_ERR_NOMEM, "presolve: out of memory");
-            return;
-        }
-        p->stage_kind = grown;
-        p->cap_stages = cap;
-    }
-    p->stage_kind[p->nstages++] = (unsigned char)kind;
+    if (ps_grow(p, &p->stage_kind, &p->cap_stages, p->nstages + 1, 1, 32, "presolve's stages"))
+        p->stage_kind[p->nstages++] = (unsigned char)kind;
 }
 
 void ps_add_count(slp_presolve_t *p, int kind, double rows, double cols, double nnz)
@@ -261,7 +250,7 @@ slp_err ps_pass_fixcol(ps_ctx_t *x, int kind, const unsigned char *mask, int64_t
         x->rowmag[i] += mag[i];
     }
     int64_t removed = 0;
-    SLP_CALL(ps_compact_block(x, stage, &removed));
+    ps_compact_block(x, stage, &removed);
     for (int64_t j = 0; j < n; j++)
         if (x->col_kill[j]) {
             ps_remove_column(p, (int32_t)j, stage, lp->lv[j], lp->obj[j]);
@@ -445,7 +434,7 @@ static slp_err pass_singleton(ps_ctx_t *x, int paper, int kind, int64_t *changed
     }
     ps_bounds_done(x);
     int64_t removed = 0;
-    SLP_CALL(ps_compact_block(x, stage, &removed));
+    ps_compact_block(x, stage, &removed);
     double colv[2] = {crossed, tightened}, rowv[1] = {rows}, blk[1] = {(double)removed};
     SLP_CALL(ps_batch_sums(x->grid, colv, 2, rowv, 1, blk, 1));
     if (rowv[0] > 0.0) {

@@ -183,7 +183,7 @@ static slp_err substitute(ps_ctx_t *x, const double *rhs, int64_t *changed)
         lp->lv[j] = lp->uv[j] = 0.0;
     }
     int64_t removed = 0;
-    SLP_CALL(ps_compact_block(x, stage, &removed));
+    ps_compact_block(x, stage, &removed);
     double colv[1] = {cols}, rowv[2] = {rows, shift}, blk[1] = {(double)removed};
     SLP_CALL(ps_batch_sums(x->grid, colv, 1, rowv, 2, blk, 1));
     lp->obj_const += rowv[1];

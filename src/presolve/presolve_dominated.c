@@ -84,15 +84,8 @@ static int clears(double c, double s, double sign)
     return sign * (c - s) > DOMINATED_TOL * (1.0 + fabs(c) + fabs(s));
 }
 
-/* Whether column j takes part: kept, with entries, not fixed. */
-static int candidate(const ps_ctx_t *x, int64_t j)
-{
-    const slp_local_problem_t *lp = x->lp;
-    return x->p->col_stage[j] < 0 && x->ccnt[j] > 0 && lp->lv[j] < lp->uv[j];
-}
-
-/* Mark the columns whose reduced cost keeps one sign over the box (upper = 1: the lower
- * end of z is positive, fix at lv; upper = 0: the upper end negative, fix at uv). */
+/* Fix and mark the columns whose reduced cost keeps one sign over the box (upper = 1: the
+ * lower end of z is positive, fix at lv; upper = 0: the upper end negative, fix at uv). */
 static slp_err mark_side(ps_ctx_t *x, int upper)
 {
     slp_local_problem_t *lp = x->lp;
@@ -100,11 +93,13 @@ static slp_err mark_side(ps_ctx_t *x, int upper)
     double sg = lp->sense < 0 ? -1.0 : 1.0;
     SLP_CALL(extreme_activity(x, upper));
     for (int64_t j = 0; j < n; j++) {
-        if (x->col_mark[j] || !candidate(x, j) || x->cbuf[n + j] > 0.0)
+        if (!ps_movable_column(x, j) || x->cbuf[n + j] > 0.0)
             continue;
         double bound = upper ? lp->lv[j] : lp->uv[j];
-        if (isfinite(bound) && clears(sg * lp->obj[j], x->cbuf[j], upper ? 1.0 : -1.0))
+        if (isfinite(bound) && clears(sg * lp->obj[j], x->cbuf[j], upper ? 1.0 : -1.0)) {
+            lp->lv[j] = lp->uv[j] = bound;
             x->col_mark[j] = 1;
+        }
     }
     return SLP_OK;
 }
@@ -116,12 +111,6 @@ slp_err ps_pass_dominated(ps_ctx_t *x, int64_t *changed)
     SLP_CALL(dual_box(x));
     memset(x->col_mark, 0, (size_t)lp->n_loc);
     SLP_CALL(mark_side(x, 1));
-    for (int64_t j = 0; j < lp->n_loc; j++)
-        if (x->col_mark[j])
-            lp->uv[j] = lp->lv[j];
     SLP_CALL(mark_side(x, 0));
-    for (int64_t j = 0; j < lp->n_loc; j++)
-        if (x->col_mark[j])
-            lp->lv[j] = lp->uv[j];
     return ps_pass_fixcol(x, SLP_PRESOLVE_DOMINATED, x->col_mark, changed);
 }

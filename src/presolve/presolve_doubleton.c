@@ -285,7 +285,7 @@ static int by_row_col(const void *pa, const void *pb)
 
 /* Add the received fill to the block (entries merged, cancellations dropped).
  * *net is entries added minus entries dropped. */
-static slp_err merge_fill(ps_ctx_t *x, fill_t *fill, int64_t nfill, int64_t *net)
+static void merge_fill(ps_ctx_t *x, fill_t *fill, int64_t nfill, int64_t *net)
 {
     slp_csr_t *a = &x->lp->A;
     if (nfill > 0) /* a rank may receive no fill (fill is then NULL) */
@@ -293,10 +293,10 @@ static slp_err merge_fill(ps_ctx_t *x, fill_t *fill, int64_t nfill, int64_t *net
     slp_csr_t out;
     *net = 0;
     if (x->p->deferred != SLP_OK)
-        return SLP_OK;
+        return;
     x->p->deferred = slp_csr_create(a->rows, a->cols, a->nnz + nfill, &out);
     if (x->p->deferred != SLP_OK)
-        return SLP_OK; /* the block stays; the ranks agree on the failure after the pass */
+        return; /* the block stays; the ranks agree on the failure after the pass */
     int64_t o = 0, f = 0;
     for (int64_t i = 0; i < a->rows; i++) {
         out.row_ptr[i] = o;
@@ -327,7 +327,6 @@ static slp_err merge_fill(ps_ctx_t *x, fill_t *fill, int64_t nfill, int64_t *net
     out.nnz = o;
     slp_csr_free(a);
     *a = out;
-    return SLP_OK;
 }
 
 static slp_err eliminate(dbl_t *d, int64_t *changed)
@@ -360,10 +359,10 @@ static slp_err eliminate(dbl_t *d, int64_t *changed)
     }
     int64_t removed = 0, net = 0;
     fill_list_t mine = {0};
-    SLP_CALL(ps_compact_block(x, stage, &removed));
+    ps_compact_block(x, stage, &removed);
     slp_err rc = exchange(d, &mine);
     if (rc == SLP_OK)
-        rc = merge_fill(x, mine.v, mine.n, &net);
+        merge_fill(x, mine.v, mine.n, &net);
     free(mine.v);
     SLP_CALL(rc);
     double colv[2] = {cols, crossed}, rowv[2] = {rows, objshift}, blk[1] = {(double)(removed - net)};

@@ -1,5 +1,6 @@
 /* Internals shared by the presolve passes (presolve.c, presolve_rows.c,
- * presolve_columns.c, presolve_slack.c, presolve_doubleton.c, presolve_parallel.c): the
+ * presolve_columns.c, presolve_dominated.c, presolve_slack.c, presolve_doubleton.c,
+ * presolve_parallel.c): the
  * presolve record, the working state of one run and the helpers every pass uses.
  * docs/presolve.md describes each pass and its undo. */
 #ifndef SLP_PRESOLVE_INTERNAL_H
@@ -119,7 +120,8 @@ struct slp_presolve {
     removed_entry_t *ent; /* removed entries of this rank's block */
     int64_t n_ent, cap_ent;
     unsigned char *stage_kind; /* [nstages], identical on every rank */
-    int nstages, cap_stages;
+    int nstages;
+    int64_t cap_stages;
     /* The first allocation failure of a record's growth on this rank: presolve goes on
      * to the end of the pass (so that every rank reaches the same collectives) and the
      * ranks agree on it there (docs/reliability.md). */
@@ -154,6 +156,12 @@ static inline double ps_nearest_zero(double lo, double hi, double l, double u)
     return fmin(fmax(t, l), u);
 }
 
+/* Whether column j is kept, has entries (x->ccnt current) and is not fixed. */
+static inline int ps_movable_column(const ps_ctx_t *x, int64_t j)
+{
+    return x->p->col_stage[j] < 0 && x->ccnt[j] > 0 && x->lp->lv[j] < x->lp->uv[j];
+}
+
 /* Least and greatest term a x of a column with bounds [l, u] in a row activity. */
 static inline double ps_least_term(double a, double l, double u) { return a > 0.0 ? a * l : a * u; }
 static inline double ps_greatest_term(double a, double l, double u) { return a > 0.0 ? a * u : a * l; }
@@ -172,7 +180,7 @@ slp_err ps_batch_sums(slp_grid_t *grid, double *col, int ncol, double *row, int 
 slp_err ps_alloc_all(ps_ctx_t *x, void *out_ptr, size_t count, size_t size);
 slp_err ps_row_counts(ps_ctx_t *x);
 slp_err ps_col_counts(ps_ctx_t *x);
-slp_err ps_compact_block(ps_ctx_t *x, int stage, int64_t *removed);
+void ps_compact_block(ps_ctx_t *x, int stage, int64_t *removed);
 void ps_commit_stage(slp_presolve_t *p, int kind);
 void ps_push_entry(slp_presolve_t *p, int64_t row, int32_t col, double val, int stage, int flags);
 /* Make room for `need` elements of a record's growing array, or note the failure in
@@ -205,7 +213,8 @@ slp_err ps_pass_activity(ps_ctx_t *x, int64_t *changed);
 slp_err ps_undo_forcing(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo, int64_t hi,
                         double *z, double *y, double *cb, double *rb);
 
-/* Column passes (presolve_columns.c): dual fixing and free column singletons. */
+/* Column passes (presolve_columns.c, presolve_dominated.c): dual fixing, dominated
+ * columns and free column singletons. */
 slp_err ps_pass_dual_fix(ps_ctx_t *x, int64_t *changed);
 slp_err ps_pass_dominated(ps_ctx_t *x, int64_t *changed);
 slp_err ps_pass_free_singleton(ps_ctx_t *x, int64_t *changed);

@@ -302,10 +302,7 @@ static slp_err join(const lines_t *ln, line_sig_t *sig, int64_t nsig, parallel_r
 /* Whether local line t takes part: kept, not empty, and for a column not fixed. */
 static int candidate(const ps_ctx_t *x, const lines_t *ln, int64_t t)
 {
-    const slp_local_problem_t *lp = x->lp;
-    if (ln->rows)
-        return x->p->row_stage[t] < 0 && x->rcnt[t] > 0;
-    return x->p->col_stage[t] < 0 && x->ccnt[t] > 0 && lp->lv[t] != lp->uv[t];
+    return ln->rows ? x->p->row_stage[t] < 0 && x->rcnt[t] > 0 : ps_movable_column(x, t);
 }
 
 /* The batch of a hash: its high bits (the join rank takes its low bits, h1 mod size),
@@ -367,10 +364,9 @@ static slp_err find_pairs(ps_ctx_t *x, const lines_t *ln, parallel_rec_t **v, in
     double *buf = ln->rows ? x->rbuf : x->cbuf; /* 2 L: pivot positions (then h1), values */
     uint64_t *h2 = NULL;
     int64_t *order = NULL, *start = NULL;
-    slp_err rc = slp_alloc(&h2, (size_t)L + 1, sizeof *h2);
+    slp_err rc = ps_alloc_all(x, &h2, (size_t)L + 1, sizeof *h2);
     if (rc == SLP_OK)
-        rc = slp_alloc(&order, (size_t)L + 1, sizeof *order);
-    rc = slp_comm_agree(x->grid->world, rc);
+        rc = ps_alloc_all(x, &order, (size_t)L + 1, sizeof *order);
     if (rc == SLP_OK)
         rc = ln->rows ? ps_row_counts(x) : ps_col_counts(x);
     if (rc == SLP_OK)
@@ -380,7 +376,7 @@ static slp_err find_pairs(ps_ctx_t *x, const lines_t *ln, parallel_rec_t **v, in
         rc = slp_comm_max_i64(x->grid->world, most, 1);
     int64_t nb = most[0] / SLP_PS_JOIN_BATCH + 1;
     if (rc == SLP_OK)
-        rc = slp_comm_agree(x->grid->world, slp_alloc(&start, (size_t)nb + 1, sizeof *start));
+        rc = ps_alloc_all(x, &start, (size_t)nb + 1, sizeof *start);
     const uint64_t *h1 = (const uint64_t *)(const void *)buf;
     if (rc == SLP_OK)
         order_by_batch(x, ln, h1, nb, order, start);
@@ -460,7 +456,7 @@ static slp_err merge(ps_ctx_t *x, const lines_t *ln, parallel_rec_t *v, int64_t 
         push_record(p, r);
     }
     int64_t removed = 0;
-    SLP_CALL(ps_compact_block(x, stage, &removed));
+    ps_compact_block(x, stage, &removed);
     for (int64_t j = 0; j < ln->count; j++) {
         if (ln->rows && x->row_kill[j]) {
             lp->lc[j] = -INFINITY;

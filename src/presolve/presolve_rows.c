@@ -175,7 +175,7 @@ slp_err ps_pass_activity(ps_ctx_t *x, int64_t *changed)
         }
     memset(x->col_kill, 0, (size_t)lp->n_loc);
     int64_t removed = 0;
-    SLP_CALL(ps_compact_block(x, stage, &removed));
+    ps_compact_block(x, stage, &removed);
     ps_commit_stage(p, STAGE_FORCING);
     ps_add_count(p, SLP_PRESOLVE_REDUNDANT, rowv[0], 0.0, blk[0]);
     ps_add_count(p, SLP_PRESOLVE_FORCING, rowv[1], 0.0, blk[1]);

@@ -119,7 +119,7 @@ static slp_err apply_slacks(ps_ctx_t *x, const double *shift, int stage, int64_t
         lp->lv[j] = lp->uv[j] = 0.0;
     }
     int64_t removed = 0;
-    SLP_CALL(ps_compact_block(x, stage, &removed));
+    ps_compact_block(x, stage, &removed);
     double colv[1] = {cols}, blk[1] = {(double)removed};
     SLP_CALL(ps_batch_sums(x->grid, colv, 1, NULL, 0, blk, 1));
     if (colv[0] > 0.0) {
