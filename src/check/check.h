@@ -149,4 +149,11 @@ typedef struct slp_ray_result {
 slp_err slp_check_dual_ray(const slp_model_t *model, const double *ray_y, slp_ray_result_t *out);
 slp_err slp_check_primal_ray(const slp_model_t *model, const double *ray_x, slp_ray_result_t *out);
 
+/* The parts both ray checks (and the grid's, check_grid.h) share: the breach of the
+ * recession cone of [l, u] by a direction value v, and the normalisation of the sums
+ * (objective term, worst breach) by the ray's largest entry `scale` into *out. */
+long double slp_ray_cone_breach(long double v, double l, double u);
+void slp_ray_finish(slp_ray_result_t *out, long double obj, long double worst, long double scale,
+                    int want_positive);
+
 #endif

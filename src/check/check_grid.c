@@ -118,3 +118,42 @@ slp_err slp_check_grid(slp_grid_t *grid, const slp_local_problem_t *lp, const do
     free(yproj);
     return slp_comm_agree(grid->world, rc);
 }
+
+slp_err slp_check_primal_ray_grid(slp_grid_t *grid, const slp_local_problem_t *lp,
+                                  const double *ray_x, slp_ray_result_t *out)
+{
+    int64_t m = lp->m_loc, n = lp->n_loc;
+    long double *ad = slp_calloc((size_t)m + 1, sizeof(long double));
+    long double *mag = slp_calloc((size_t)m + 1, sizeof(long double));
+    double *buf = slp_calloc(2 * (size_t)m + 2, sizeof(double));
+    slp_err rc = slp_comm_agree(grid->world, ad && mag && buf ? SLP_OK : SLP_ERR_NOMEM);
+    if (rc == SLP_OK) { /* A d over the grid row */
+        block_rows(&lp->A, ray_x, ad, mag);
+        rc = sum_pair(grid->row_comm, ad, mag, m, buf);
+    }
+    /* sums: the objective term; maxima: the worst breach, the largest entry (columns
+     * counted by grid row 0, rows by grid column 0) */
+    double sums[1] = {0.0}, mx[2] = {0.0, 0.0};
+    for (int64_t j = 0; rc == SLP_OK && grid->r == 0 && j < n; j++) {
+        sums[0] += (double)lp->sense * lp->obj[j] * ray_x[j];
+        mx[0] = fmax(mx[0], (double)slp_ray_cone_breach(ray_x[j], lp->lv[j], lp->uv[j]));
+        mx[1] = fmax(mx[1], fabs(ray_x[j]));
+        if (!isfinite(ray_x[j])) /* proves nothing */
+            mx[0] = INFINITY;
+    }
+    for (int64_t i = 0; rc == SLP_OK && grid->c == 0 && i < m; i++)
+        mx[0] = fmax(mx[0], (double)slp_ray_cone_breach(ad[i], lp->lc[i], lp->uc[i]));
+    if (rc == SLP_OK)
+        rc = slp_comm_sum(grid->world, sums, 1);
+    if (rc == SLP_OK)
+        rc = slp_comm_max(grid->world, mx, 2);
+    if (rc == SLP_OK) {
+        out->worst = -1;
+        out->worst_is_row = 0;
+        slp_ray_finish(out, sums[0], mx[0], mx[1], 0);
+    }
+    free(ad);
+    free(mag);
+    free(buf);
+    return slp_comm_agree(grid->world, rc);
+}

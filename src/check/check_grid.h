@@ -16,4 +16,9 @@ slp_err slp_check_grid(slp_grid_t *grid, const slp_local_problem_t *lp, const do
                        const double *y, const double *z, double reported_objective,
                        slp_check_result_t *out);
 
+/* The primal ray check of check.h on the grid: ray_x is this rank's column slice (user's
+ * sense of the objective as in the model). Every rank gets the same *out (worst: -1). */
+slp_err slp_check_primal_ray_grid(slp_grid_t *grid, const slp_local_problem_t *lp,
+                                  const double *ray_x, slp_ray_result_t *out);
+
 #endif

@@ -41,8 +41,8 @@ static void note(slp_ray_result_t *out, long double breach, int64_t at, int is_r
     }
 }
 
-static void finish(slp_ray_result_t *out, long double obj, long double worst, long double scale,
-                   int want_positive)
+void slp_ray_finish(slp_ray_result_t *out, long double obj, long double worst, long double scale,
+                    int want_positive)
 {
     if (!(scale > 0.0L)) { /* empty or non-finite (NaN) ray proves nothing */
         out->objective = isnan(scale) ? NAN : 0.0;
@@ -74,12 +74,11 @@ slp_err slp_check_dual_ray(const slp_model_t *model, const double *ray_y, slp_ra
         obj += bound_term(z, model->lv[j], model->uv[j], &breach);
         note(out, breach, j, 0, &worst);
     }
-    finish(out, obj, worst, max_abs(ray_y, m), 1);
+    slp_ray_finish(out, obj, worst, max_abs(ray_y, m), 1);
     return SLP_OK;
 }
 
-/* Breach of the recession cone of [l, u] by a direction value v. */
-static long double cone_breach(long double v, double l, double u)
+long double slp_ray_cone_breach(long double v, double l, double u)
 {
     long double b = 0.0L;
     if (isfinite(l) && v < 0.0L)
@@ -100,13 +99,13 @@ slp_err slp_check_primal_ray(const slp_model_t *model, const double *ray_x, slp_
     long double obj = 0.0L, worst = 0.0L;
     for (int64_t j = 0; j < n; j++) {
         obj += (long double)model->sense * model->c[j] * ray_x[j];
-        note(out, cone_breach(ray_x[j], model->lv[j], model->uv[j]), j, 0, &worst);
+        note(out, slp_ray_cone_breach(ray_x[j], model->lv[j], model->uv[j]), j, 0, &worst);
         for (int64_t k = model->col_ptr[j]; k < model->col_ptr[j + 1]; k++)
             ad[model->row_idx[k]] += (long double)model->val[k] * ray_x[j];
     }
     for (int64_t i = 0; i < m; i++)
-        note(out, cone_breach(ad[i], model->lc[i], model->uc[i]), i, 1, &worst);
+        note(out, slp_ray_cone_breach(ad[i], model->lc[i], model->uc[i]), i, 1, &worst);
     free(ad);
-    finish(out, obj, worst, max_abs(ray_x, n), 0);
+    slp_ray_finish(out, obj, worst, max_abs(ray_x, n), 0);
     return SLP_OK;
 }

@@ -122,7 +122,7 @@ typedef struct slp_gen_stats {
 /* Collective over `world` (any size P >= 1): write the LP as a format-v1 shard
  * directory cut into an R x C grid. Block b = r*C + c is generated and written by
  * rank b % P (so rank k owns block k when P = R*C); column slice c by the owner of
- * block (0, c), row slice r by the owner of block (r, 0). Rank 0 creates DIR.tmp.<pid>,
+ * block (0, c), row slice r by the owner of block (r, 0). Rank 0 creates DIR.tmp.XXXXXX,
  * gathers the O(R*C) sizes and checksums, writes manifest.json and renames the
  * directory to DIR. DIR must be on a file system every rank sees. Fails on every rank
  * when any rank fails (the temporary directory is removed). */

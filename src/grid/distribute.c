@@ -26,6 +26,15 @@ slp_err slp_model_cuts(const slp_model_t *model, int R, int C, int64_t *row_off,
     return SLP_OK;
 }
 
+
+/* dst[0..count) = src[from..from + count); nothing when count is 0 (a model without rows
+ * or columns has NULL vectors, which memcpy must not be given). */
+static void copy_slice(double *dst, const double *src, int64_t from, int64_t count)
+{
+    if (count > 0)
+        memcpy(dst, src + from, (size_t)count * sizeof(double));
+}
+
 /* Count the entries of block (r, c) and fill its CSR. Columns of the block are
  * visited in order, so column indices within each row come out sorted. */
 static slp_err fill_block(const slp_model_t *model, int64_t row_lo, int64_t row_hi,
@@ -96,11 +105,11 @@ slp_err slp_extract_block(const slp_model_t *model, int R, int C, const int64_t 
         slp_local_problem_free(out);
         return rc;
     }
-    memcpy(out->obj, model->c + col_off[c], (size_t)n_loc * sizeof(double));
-    memcpy(out->lv, model->lv + col_off[c], (size_t)n_loc * sizeof(double));
-    memcpy(out->uv, model->uv + col_off[c], (size_t)n_loc * sizeof(double));
-    memcpy(out->lc, model->lc + row_off[r], (size_t)m_loc * sizeof(double));
-    memcpy(out->uc, model->uc + row_off[r], (size_t)m_loc * sizeof(double));
+    copy_slice(out->obj, model->c, col_off[c], n_loc);
+    copy_slice(out->lv, model->lv, col_off[c], n_loc);
+    copy_slice(out->uv, model->uv, col_off[c], n_loc);
+    copy_slice(out->lc, model->lc, row_off[r], m_loc);
+    copy_slice(out->uc, model->uc, row_off[r], m_loc);
     return SLP_OK;
 }
 

@@ -220,21 +220,27 @@ static slp_err next_token(lp_t *lp, tok_t *t)
             return slp_error(SLP_ERR_UNSUPPORTED, "%s:%lld: quadratic terms are not supported "
                              "(shardlp solves LPs)", lp->path, (long long)lp->lineno);
         if (isdigit((unsigned char)*p) || *p == '.') {
-            /* A number, unless name characters follow it without a blank: then the
-             * whole word is a name (HiGHS writes names such as "...100"). */
+            /* A number. Name characters glued to it ("2x") are a second token, the
+             * variable, as HiGHS reads them (a name cannot start with a digit or '.'),
+             * except in a label ("2x:" names a row) and in digits with a leading zero
+             * ("010120"), which are a name: no writer prints a number so, and PuLP
+             * writes such names without a coefficient. A word that is no number
+             * ("...100") is a name. */
             char *end = NULL;
             double v = strtod(p, &end);
-            /* Digits with a leading zero ("010120") are a name: no writer prints a
-             * number so, and PuLP writes such names without a coefficient. */
             int zero_led = p[0] == '0' && isdigit((unsigned char)p[1]) &&
                            strspn(p, "0123456789") == (size_t)(end - p);
-            if (end != p && !zero_led && !is_name_char((unsigned char)*end)) {
-                const char *after = end;
-                while (*after == ' ' || *after == '\t')
-                    after++;
-                t->kind = *after == ':' ? T_LABEL : T_NUM; /* "1:" labels row 1 */
+            const char *word_end = end;
+            while (end != p && is_name_char((unsigned char)*word_end))
+                word_end++;
+            const char *after = word_end;
+            while (*after == ' ' || *after == '\t')
+                after++;
+            int label = *after == ':';
+            if (end != p && !zero_led && (word_end == end || !label)) {
+                t->kind = label ? T_LABEL : T_NUM; /* "1:" labels row 1 */
                 t->num = v;
-                lp->pos = *after == ':' ? after + 1 : end;
+                lp->pos = label ? after + 1 : end;
                 return set_text(t, p, (size_t)(end - p)); /* a name too ("+1 4") */
             }
         }

@@ -5,7 +5,7 @@
  * `lo <= a x <= hi`, docs/lp-format.md); free rows are
  * left out (the LP format has none); bounds only where not [0, +inf); integer
  * columns under General. Names that the format cannot carry (empty, with a
- * reserved character, starting with a digit or '.', or a keyword such as inf)
+ * reserved character, starting with a digit or '.', or a keyword such as inf or end)
  * are replaced, for the whole namespace, by generated R<i> / C<j>. */
 #include "io/lp.h"
 
@@ -21,11 +21,23 @@
 
 #define TERMS_PER_LINE 8
 
+/* Words a reader takes for something other than a name: numbers' and bounds' words,
+ * and the section keywords, which start a section where a name starts a line (bounds,
+ * General: a column named "end" would end the file there). */
+static const char *const LP_KEYWORDS[] = {
+    "inf", "infinity", "free", "st", "st.", "s.t.", "subject", "such", "min", "minimize",
+    "minimise", "minimum", "max", "maximize", "maximise", "maximum", "bound", "bounds",
+    "gen", "general", "generals", "integer", "integers", "bin", "binary", "binaries",
+    "semi", "semis", "semi-continuous", "sos", "end",
+};
+
 static int lp_name_ok(const char *s)
 {
-    if (!s || !*s || isdigit((unsigned char)*s) || *s == '.' || !strcasecmp(s, "inf") ||
-        !strcasecmp(s, "infinity") || !strcasecmp(s, "free"))
+    if (!s || !*s || isdigit((unsigned char)*s) || *s == '.')
         return 0;
+    for (size_t k = 0; k < sizeof LP_KEYWORDS / sizeof LP_KEYWORDS[0]; k++)
+        if (!strcasecmp(s, LP_KEYWORDS[k]))
+            return 0;
     for (const char *p = s; *p; p++)
         if (*p <= ' ' || *p >= 127 || strchr(SLP_LP_RESERVED, *p))
             return 0;

@@ -47,6 +47,31 @@ static char *rename_target(const char *path)
     return slp_strdup(path);
 }
 
+/* A new file at the mkstemp template `tmp` (its name written back): created with
+ * O_CREAT | O_EXCL, so no existing file or planted link is followed, then given the
+ * permissions a plain create would have (0666 less the umask). NULL on failure (errno
+ * set; the template then names nothing of ours). */
+static FILE *create_temporary(char *tmp, int binary)
+{
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        tmp[0] = '\0';
+        return NULL;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    (void)fchmod(fd, 0666 & ~mask); /* on a failure the file stays private (0600) */
+    FILE *f = fdopen(fd, binary ? "wb" : "w");
+    if (!f) {
+        int saved = errno;
+        close(fd);
+        unlink(tmp);
+        tmp[0] = '\0';
+        errno = saved;
+    }
+    return f;
+}
+
 static int is_special(const char *path)
 {
     struct stat st;
@@ -69,9 +94,9 @@ slp_err slp_out_open(slp_out_file_t *o, const char *path, const char *what, int 
             slp_out_abort(o);
             return SLP_ERR_NOMEM;
         }
-        snprintf(o->tmp, len, "%s.tmp.%ld", o->target, (long)getpid());
+        snprintf(o->tmp, len, "%s.tmp.XXXXXX", o->target);
     }
-    o->f = fopen(o->tmp ? o->tmp : path, binary ? "wb" : "w");
+    o->f = o->tmp ? create_temporary(o->tmp, binary) : fopen(path, binary ? "wb" : "w");
     if (!o->f) {
         slp_err rc = slp_error(SLP_ERR_IO, "%s: cannot write the %s: %s", path, what,
                                strerror(errno));
@@ -132,8 +157,8 @@ void slp_out_abort(slp_out_file_t *o)
 {
     if (o->f)
         fclose(o->f);
-    if (o->tmp)
-        remove(o->tmp);
+    if (o->tmp && o->tmp[0])
+        unlink(o->tmp); /* ours (created exclusively): never a directory or a link's target */
     free(o->tmp);
     free(o->target);
     free(o->path);
@@ -194,4 +219,67 @@ void slp_dir_unlock(int *fd)
         close(*fd);
     }
     *fd = -1;
+}
+
+/* What identifies a file for slp_out_distinct: its inode where it exists, else the
+ * resolved directory and the name. */
+typedef struct file_key {
+    int exists;
+    dev_t dev;
+    ino_t ino;
+    char *resolved;
+} file_key_t;
+
+static void key_of(const char *path, file_key_t *k)
+{
+    struct stat st;
+    memset(k, 0, sizeof *k);
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return; /* a device or FIFO (/dev/null for two outputs) is written through: no key */
+    if (stat(path, &st) == 0) {
+        k->exists = 1;
+        k->dev = st.st_dev;
+        k->ino = st.st_ino;
+        return;
+    }
+    char dir[PATH_MAX];
+    directory_of(path, dir, sizeof dir);
+    char *real = realpath(dir, NULL);
+    const char *slash = strrchr(path, '/');
+    k->resolved = slp_path_join(real ? real : dir, slash ? slash + 1 : path);
+    free(real);
+}
+
+static int same_file(const file_key_t *a, const file_key_t *b)
+{
+    if (a->exists || b->exists)
+        return a->exists && b->exists && a->dev == b->dev && a->ino == b->ino;
+    /* neither exists: the same resolved name; a device has neither */
+    return a->resolved && b->resolved && !strcmp(a->resolved, b->resolved);
+}
+
+slp_err slp_out_distinct(const slp_run_path_t *paths, int count)
+{
+    file_key_t *keys = slp_calloc((size_t)count + 1, sizeof *keys);
+    if (!keys)
+        return SLP_ERR_NOMEM;
+    for (int k = 0; k < count; k++)
+        if (paths[k].path)
+            key_of(paths[k].path, &keys[k]);
+    slp_err rc = SLP_OK;
+    for (int a = 0; a < count && rc == SLP_OK; a++)
+        for (int b = a + 1; b < count && rc == SLP_OK; b++) {
+            const slp_run_path_t *p = &paths[a], *q = &paths[b];
+            if (!p->path || !q->path || !(p->output || q->output) ||
+                (p->group && p->group == q->group))
+                continue;
+            if (same_file(&keys[a], &keys[b]))
+                rc = slp_error(SLP_ERR_INPUT, "%s: the %s and the %s are the same file; "
+                               "refusing to write over the %s", q->path, p->what, q->what,
+                               p->output ? p->what : q->what);
+        }
+    for (int k = 0; k < count; k++)
+        free(keys[k].resolved);
+    free(keys);
+    return rc;
 }

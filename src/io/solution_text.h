@@ -3,7 +3,7 @@
  * describes the format and every reader decision.
  *
  * Writer: incremental, so the solver can stream slices through one rank and
- * never hold a whole vector. Writes to "<path>.tmp.<pid>" and renames it to
+ * never hold a whole vector. Writes to "<path>.tmp.XXXXXX" (created exclusively) and renames it to
  * <path> on a successful close; on any error (or abort) the temporary file is
  * removed and <path> is left untouched. Call order (enforced):
  *

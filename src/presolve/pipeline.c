@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "presolve/verify.h"
+#include "check/check_grid.h"
 #include "presolve/row_certificate.h"
 #include "core/log.h"
 #include "core/timer.h"
@@ -56,12 +57,29 @@ static slp_err decided_result(const slp_local_problem_t *lp, int status, slp_res
 /* Follow-up solves start from zero, with no trace and the solver's own norms. */
 static const slp_solve_inputs_t NO_INPUTS = {0};
 
-/* Settings for a solve after presolve or a follow-up solve: the time left of the user's limit. */
-static slp_settings_t follow_up(const slp_settings_t *settings, double t_start)
+/* Seconds since the pipeline's start, agreed over the grid (the latest rank's): every
+ * budget below is computed from it, so that every rank gives a follow-up solve the same
+ * limit (ranks with different limits would run windows of different lengths and wait
+ * in different collectives). Elapsed times, not clock readings, are compared: hosts'
+ * monotonic clocks have different origins. Collective. */
+static slp_err agreed_elapsed(slp_grid_t *grid, double t_start, double *elapsed)
 {
-    slp_settings_t set = *settings;
-    set.time_limit = fmax(0.0, settings->time_limit - (slp_wall_seconds() - t_start));
-    return set;
+    double e[1] = {slp_wall_seconds() - t_start};
+    SLP_CALL(slp_comm_max(grid->world, e, 1));
+    *elapsed = e[0];
+    return SLP_OK;
+}
+
+/* Settings for a solve after presolve or a follow-up solve: the time left of the user's
+ * limit, the same on every rank. Collective. */
+static slp_err follow_up(slp_grid_t *grid, const slp_settings_t *settings, double t_start,
+                         slp_settings_t *set)
+{
+    double elapsed = 0.0;
+    SLP_CALL(agreed_elapsed(grid, t_start, &elapsed));
+    *set = *settings;
+    set->time_limit = fmax(0.0, settings->time_limit - elapsed);
+    return SLP_OK;
 }
 
 /* The tolerances of a presolved solve are relative to the larger of the original and
@@ -96,6 +114,48 @@ static slp_err original_get(slp_grid_t *grid, original_t *o, const slp_local_pro
     }
     *out = o->lp;
     return SLP_OK;
+}
+
+/* A copy of the reduced problem's x, rc, y, ax (for a second recovery). */
+static slp_err copy_point(const slp_result_t *from, int64_t n, int64_t m, slp_result_t *to)
+{
+    memset(to, 0, sizeof *to);
+    to->x = slp_calloc((size_t)n + 1, sizeof(double));
+    to->rc = slp_calloc((size_t)n + 1, sizeof(double));
+    to->y = slp_calloc((size_t)m + 1, sizeof(double));
+    to->ax = slp_calloc((size_t)m + 1, sizeof(double));
+    if (!to->x || !to->rc || !to->y || !to->ax) {
+        slp_result_free(to);
+        return SLP_ERR_NOMEM;
+    }
+    memcpy(to->x, from->x, (size_t)n * sizeof(double));
+    memcpy(to->rc, from->rc, (size_t)n * sizeof(double));
+    memcpy(to->y, from->y, (size_t)m * sizeof(double));
+    memcpy(to->ax, from->ax, (size_t)m * sizeof(double));
+    return SLP_OK;
+}
+
+/* The improving ray of presolve's empty columns, lifted to the original problem: the
+ * reduced point `reduced` is recovered a second time with those columns moved by t along
+ * their rays, and the ray is the difference with the first recovery (`recovered`),
+ * divided by t. Where the recovery is affine in those values (substitutions, doubletons,
+ * fixed columns) this is exactly the ray the reductions imply; elsewhere the ray check
+ * on the original model rejects it (docs/statuses.md). Collective. */
+static slp_err lift_column_ray(slp_grid_t *grid, slp_presolve_t *pre,
+                               const slp_local_problem_t *given, slp_result_t *reduced,
+                               const slp_result_t *recovered, double *ray_x)
+{
+    int64_t n = given->n_loc;
+    double t[1] = {1.0};
+    for (int64_t j = 0; j < n; j++)
+        t[0] = fmax(t[0], fabs(recovered->x[j]));
+    SLP_CALL(slp_comm_max(grid->world, t, 1));
+    slp_presolve_shift_unbounded(pre, t[0]);
+    slp_err rc = slp_comm_agree(grid->world, slp_presolve_recover(grid, pre, given, reduced));
+    slp_presolve_shift_unbounded(pre, -t[0]);
+    for (int64_t j = 0; rc == SLP_OK && j < n; j++)
+        ray_x[j] = (reduced->x[j] - recovered->x[j]) / t[0];
+    return rc;
 }
 
 /* Presolve (unless off), solve, recover. `before` is the problem as given (for the
@@ -138,25 +198,40 @@ static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, original_t *be
     if (rc == SLP_OK) {
         *stats = *slp_presolve_stats(pre);
         *unbounded_cols = slp_presolve_unbounded_columns(pre);
-        slp_settings_t left = follow_up(settings, t_start); /* presolve counts */
-        if (decided >= 0)
+        if (*unbounded_cols > 0) /* the optimum of the rest cannot verify: the LP has no optimum */
+            in.accept = NULL;
+        slp_settings_t left;
+        rc = follow_up(grid, settings, t_start, &left); /* presolve counts */
+        if (rc == SLP_OK && decided >= 0)
             rc = decided_result(lp, decided, result);
-        else
+        else if (rc == SLP_OK)
             rc = slp_solve(grid, lp, &left, &in, be, result);
     }
     rc = slp_comm_agree(grid->world, rc);
     const slp_local_problem_t *given = NULL;
     if (rc == SLP_OK && decided < 0)
         rc = original_get(grid, before, &given);
+    /* Rays found on the reduced problem are not the original's: PDHG's are dropped (the
+     * verdict finds one of the original), the empty columns' are lifted. */
+    int lift = decided < 0 && *unbounded_cols > 0 && result->status == SLP_STATUS_OPTIMAL;
+    slp_result_t reduced = {0};
+    if (rc == SLP_OK && lift)
+        rc = slp_comm_agree(grid->world, copy_point(result, lp->n_loc, lp->m_loc, &reduced));
     if (rc == SLP_OK && decided < 0)
         rc = slp_comm_agree(grid->world, slp_presolve_recover(grid, pre, given, result));
-    if (rc == SLP_OK && *unbounded_cols > 0) {
+    int removed = stats->total.rows + stats->total.cols + stats->total.nnz > 0;
+    if (rc == SLP_OK && decided < 0 && (removed || *unbounded_cols > 0)) {
         free(result->ray_x);
+        free(result->ray_y);
+        result->ray_x = result->ray_y = NULL;
+    }
+    if (rc == SLP_OK && lift) {
         result->ray_x = slp_calloc((size_t)lp->n_loc + 1, sizeof(double));
         rc = slp_comm_agree(grid->world, result->ray_x ? SLP_OK : SLP_ERR_NOMEM);
         if (rc == SLP_OK)
-            slp_presolve_column_ray(pre, result->ray_x);
+            rc = lift_column_ray(grid, pre, given, &reduced, result, result->ray_x);
     }
+    slp_result_free(&reduced);
     slp_presolve_free(&pre);
     return rc;
 }
@@ -210,13 +285,36 @@ static void add_effort(slp_result_t *into, const slp_result_t *from)
     into->polish_seconds += from->polish_seconds;
 }
 
-/* An unbounded verdict needs a primal feasible point. */
+/* A ray written for an unbounded verdict is one of the original model: it proves an
+ * improving direction by the checker's criterion (check.h) within this quality. */
+#define SLP_RAY_QUALITY 1e-9
+
+/* Whether ray_x (NULL: none) proves an improving direction of the original model, logged.
+ * Collective. */
+static slp_err ray_proves(slp_grid_t *grid, const slp_local_problem_t *orig, const double *ray_x,
+                          int *ok)
+{
+    *ok = 0;
+    if (!ray_x)
+        return SLP_OK;
+    slp_ray_result_t ray;
+    SLP_CALL(slp_check_primal_ray_grid(grid, orig, ray_x, &ray));
+    *ok = ray.quality <= SLP_RAY_QUALITY;
+    slp_log("Verdict: improving ray on the original model: objective %.3e, violation %.3e: %s\n",
+            ray.objective, ray.violation, *ok ? "proves it" : "proves nothing");
+    return SLP_OK;
+}
+
+/* An unbounded verdict needs a primal feasible point of the original model, found
+ * without presolve (whose reductions decided nothing here). */
 static slp_err confirm_unbounded(slp_grid_t *grid, const slp_local_problem_t *orig,
                                  const slp_settings_t *settings, double t_start, slp_backend_t *be,
                                  slp_result_t *result)
 {
     slp_log("Verdict: an improving ray was found; checking primal feasibility (objective 0)\n");
-    slp_settings_t set = follow_up(settings, t_start);
+    slp_settings_t set;
+    SLP_CALL(follow_up(grid, settings, t_start, &set));
+    set.presolve = 0;
     slp_result_t feas;
     SLP_CALL(solve_copy(grid, orig, &set, &NO_INPUTS, 1, NULL, 0, be, &feas));
     if (feas.status == SLP_STATUS_OPTIMAL) {
@@ -256,20 +354,26 @@ static slp_err confirm_unbounded(slp_grid_t *grid, const slp_local_problem_t *or
 }
 
 /* A primal infeasible verdict reached without a usable Farkas ray (decided by
- * presolve, or a ray of the reduced problem): the row presolve names when its ray
- * proves it on the original problem, else a solve of the original problem. */
+ * presolve, or a ray of the reduced problem), confirmed on the original model: the row
+ * presolve names when its ray proves it there, else a bounded solve of the original
+ * problem without presolve and with objective 0. A Farkas ray found there is the
+ * certificate; a feasible point found there overrides the verdict (presolve judged
+ * within tolerances, docs/statuses.md): *feasible_x then receives that point
+ * (column slice, caller frees) for the solve that replaces the verdict. */
 static slp_err certify_infeasible(slp_grid_t *grid, const slp_local_problem_t *orig,
                                   const slp_settings_t *settings,
                                   const slp_presolve_stats_t *stats, double t_start,
-                                  slp_backend_t *be, slp_result_t *result)
+                                  slp_backend_t *be, slp_result_t *result, double **feasible_x)
 {
+    *feasible_x = NULL;
+    free(result->ray_y); /* only a ray of the original model is written */
+    result->ray_y = NULL;
     if (stats->infeasible_row >= 0) {
         double *ray = NULL;
         int proves = 0;
         SLP_CALL(slp_row_certificate(grid, orig, stats->infeasible_row, stats->infeasible_side,
                                      &ray, &proves));
         if (proves) {
-            free(result->ray_y);
             result->ray_y = ray;
             slp_log("Verdict: Farkas certificate from row %lld (y = %se_i on the original "
                     "bounds)\n", (long long)stats->infeasible_row + 1,
@@ -277,19 +381,28 @@ static slp_err certify_infeasible(slp_grid_t *grid, const slp_local_problem_t *o
             return SLP_OK;
         }
     }
-    slp_settings_t set = follow_up(settings, t_start);
+    slp_settings_t set;
+    SLP_CALL(follow_up(grid, settings, t_start, &set));
     set.presolve = 0;
-    /* The status is already proven; the certificate is worth a bounded effort only. */
-    set.time_limit = fmin(set.time_limit, 10.0 + 2.0 * (slp_wall_seconds() - t_start));
+    /* Bounded also without a user's limit: 10 s plus twice the (agreed) time spent so
+     * far (docs/statuses.md). */
+    double elapsed = 0.0;
+    SLP_CALL(agreed_elapsed(grid, t_start, &elapsed));
+    set.time_limit = fmin(set.time_limit, 10.0 + 2.0 * elapsed);
     slp_result_t cert;
     /* A Farkas ray does not involve the objective; with c = 0 the solve cannot end
      * unbounded instead (an LP both primal and dual infeasible). */
     SLP_CALL(solve_copy(grid, orig, &set, &NO_INPUTS, 1, NULL, 0, be, &cert));
     if (cert.status == SLP_STATUS_PRIMAL_INFEASIBLE && cert.ray_y) {
-        free(result->ray_y);
         result->ray_y = cert.ray_y;
         cert.ray_y = NULL;
         slp_log("Verdict: Farkas certificate from the original problem (%lld iterations)\n",
+                (long long)cert.iterations);
+    } else if (cert.status == SLP_STATUS_OPTIMAL) {
+        *feasible_x = cert.x;
+        cert.x = NULL;
+        slp_log("Verdict: the original problem is feasible (a point found without presolve, "
+                "%lld iterations): the infeasible verdict is withdrawn\n",
                 (long long)cert.iterations);
     } else {
         slp_log("Verdict: primal infeasible by presolve; no Farkas ray found on the original "
@@ -311,16 +424,18 @@ static slp_err verify_point(slp_grid_t *grid, const slp_local_problem_t *orig,
     return SLP_OK;
 }
 
-/* Settings of a verification retry: no presolve, every tolerance times `factor`. */
-static slp_settings_t tightened(const slp_settings_t *settings, double t_start, double factor)
+/* Settings of a verification retry: no presolve, every tolerance times `factor`.
+ * Collective (the time left is agreed). */
+static slp_err tightened(slp_grid_t *grid, const slp_settings_t *settings, double t_start,
+                         double factor, slp_settings_t *set)
 {
-    slp_settings_t set = follow_up(settings, t_start);
-    set.presolve = 0;
-    set.tol *= factor;
-    set.eps_abs *= factor;
-    set.eps_rel *= factor;
-    set.gap_rel *= factor;
-    return set;
+    SLP_CALL(follow_up(grid, settings, t_start, set));
+    set->presolve = 0;
+    set->tol *= factor;
+    set->eps_abs *= factor;
+    set->eps_rel *= factor;
+    set->gap_rel *= factor;
+    return SLP_OK;
 }
 
 /* A status that says the solve was cut short, not that it failed. */
@@ -342,7 +457,8 @@ static slp_err retry_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
     double factor = 1.0;
     for (int k = 0; k < SLP_RETRIES; k++) {
         factor *= SLP_RETRY_FACTOR;
-        slp_settings_t set = tightened(settings, t_start, factor);
+        slp_settings_t set;
+        SLP_CALL(tightened(grid, settings, t_start, factor, &set));
         slp_log("Verdict: retry %d at tolerance x %.0e, warm-started, without presolve\n", k + 1,
                 factor);
         /* asked at the user's level; the tighter test ends it when that never verifies */
@@ -375,16 +491,72 @@ static slp_err retry_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
 
 static slp_err verdict(slp_grid_t *grid, original_t *o, const slp_settings_t *settings,
                        double t_start, const slp_presolve_stats_t *stats, int64_t unbounded_cols,
-                       int reduced, slp_backend_t *be, slp_result_t *result)
+                       int reduced, int may_resolve, slp_backend_t *be, slp_result_t *result);
+
+/* A verdict of the reduced problem that the original model did not confirm: the
+ * original is solved without presolve (from x0 when given) and its verdict replaces
+ * it. Collective. */
+static slp_err solve_unpresolved(slp_grid_t *grid, original_t *o, const slp_settings_t *settings,
+                                 double t_start, const double *x0, slp_backend_t *be,
+                                 slp_result_t *result)
+{
+    const slp_local_problem_t *orig = NULL;
+    SLP_CALL(original_get(grid, o, &orig));
+    slp_log("Verdict: solving the original problem without presolve\n");
+    slp_settings_t set;
+    SLP_CALL(follow_up(grid, settings, t_start, &set));
+    set.presolve = 0;
+    slp_solve_inputs_t start = {.x0 = x0};
+    slp_result_t again;
+    SLP_CALL(solve_copy(grid, orig, &set, &start, 0, settings, 0, be, &again));
+    add_effort(&again, result);
+    slp_result_free(result);
+    *result = again;
+    slp_presolve_stats_t none;
+    memset(&none, 0, sizeof none);
+    none.infeasible_row = -1;
+    return verdict(grid, o, settings, t_start, &none, 0, 0, 0, be, result);
+}
+
+/* Presolve's improving empty columns decide unboundedness when the rest's optimum is
+ * primal feasible on the original model and their ray, lifted, proves an improving
+ * direction there. Collective. */
+static slp_err unbounded_by_presolve(slp_grid_t *grid, const slp_local_problem_t *orig,
+                                     const slp_settings_t *settings, slp_result_t *result,
+                                     int *confirmed)
+{
+    slp_verification_t v;
+    SLP_CALL(slp_verify_optimal(grid, orig, settings, result, &v));
+    int ray_ok = 0;
+    SLP_CALL(ray_proves(grid, orig, result->ray_x, &ray_ok));
+    *confirmed = v.primal_ok && ray_ok;
+    slp_log("Verdict: the rest of the problem %s primal feasible on the original model (%.3e)\n",
+            v.primal_ok ? "is" : "is NOT", v.primal);
+    return SLP_OK;
+}
+
+/* may_resolve: a verdict the original model does not confirm may be replaced by a solve
+ * of the original without presolve (once). */
+static slp_err verdict(slp_grid_t *grid, original_t *o, const slp_settings_t *settings,
+                       double t_start, const slp_presolve_stats_t *stats, int64_t unbounded_cols,
+                       int reduced, int may_resolve, slp_backend_t *be, slp_result_t *result)
 {
     const slp_local_problem_t *orig = NULL;
     if (result->status == SLP_STATUS_OPTIMAL && unbounded_cols > 0) {
-        result->status = SLP_STATUS_DUAL_INFEASIBLE; /* the rest is feasible: a true ray */
-        slp_log("Verdict: the reduced problem is feasible, so the LP is unbounded\n");
-        return SLP_OK;
+        SLP_CALL(original_get(grid, o, &orig));
+        int confirmed = 0;
+        SLP_CALL(unbounded_by_presolve(grid, orig, settings, result, &confirmed));
+        if (confirmed) {
+            result->status = SLP_STATUS_DUAL_INFEASIBLE;
+            slp_log("Verdict: the reduced problem is feasible, so the LP is unbounded\n");
+            return SLP_OK;
+        }
+        return solve_unpresolved(grid, o, settings, t_start, NULL, be, result);
     }
     if (result->status == SLP_STATUS_DUAL_INFEASIBLE) {
         SLP_CALL(original_get(grid, o, &orig));
+        if (!result->ray_x && may_resolve) /* a ray of the reduced problem, dropped */
+            return solve_unpresolved(grid, o, settings, t_start, NULL, be, result);
         return confirm_unbounded(grid, orig, settings, t_start, be, result);
     }
     if (unbounded_cols > 0 &&
@@ -394,7 +566,16 @@ static slp_err verdict(slp_grid_t *grid, original_t *o, const slp_settings_t *se
     }
     if (result->status == SLP_STATUS_PRIMAL_INFEASIBLE && (reduced || !result->ray_y)) {
         SLP_CALL(original_get(grid, o, &orig));
-        return certify_infeasible(grid, orig, settings, stats, t_start, be, result);
+        double *feasible_x = NULL;
+        SLP_CALL(certify_infeasible(grid, orig, settings, stats, t_start, be, result,
+                                    &feasible_x));
+        slp_err rc = SLP_OK;
+        if (feasible_x && may_resolve)
+            rc = solve_unpresolved(grid, o, settings, t_start, feasible_x, be, result);
+        else if (feasible_x) /* a feasible point, but no optimum sought: nothing is proven */
+            result->status = SLP_STATUS_NUMERICAL_ERROR;
+        free(feasible_x);
+        return rc;
     }
     if (result->status == SLP_STATUS_OPTIMAL) {
         int ok = 0;
@@ -426,7 +607,8 @@ slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
                          settings, 0, be, result, stats, &unbounded_cols);
     int reduced = stats->total.rows + stats->total.cols + stats->total.nnz > 0 || unbounded_cols > 0;
     if (rc == SLP_OK)
-        rc = verdict(grid, &orig, settings, t_start, stats, unbounded_cols, reduced, be, result);
+        rc = verdict(grid, &orig, settings, t_start, stats, unbounded_cols, reduced, 1, be,
+                     result);
     slp_local_problem_free(&orig.owned);
     return slp_comm_agree(grid->world, rc);
 }

@@ -108,11 +108,13 @@ slp_err slp_presolve_run(slp_grid_t *grid, slp_local_problem_t *lp, slp_presolve
 slp_err slp_presolve_recover(slp_grid_t *grid, slp_presolve_t *pre,
                              const slp_local_problem_t *orig, slp_result_t *result);
 
-/* Empty columns found to improve the objective without limit (global count), and
- * this rank's column slice of the primal ray they form (+-1 on those columns, 0
- * elsewhere; original coordinates). */
+/* Empty columns found to improve the objective without limit (global count). */
 int64_t slp_presolve_unbounded_columns(const slp_presolve_t *pre);
-void slp_presolve_column_ray(const slp_presolve_t *pre, double *dx);
+/* Moves the value each such column is recovered at by t along its ray (+-1 on that
+ * column, the direction that improves the objective): a recovery
+ * before and after the move differ by t times the ray lifted to the original problem
+ * wherever the recovery is affine in those values (the pipeline checks it there). */
+void slp_presolve_shift_unbounded(slp_presolve_t *pre, double t);
 
 /* The reduced problem's norms for the relative tolerances (identical on every rank):
  * those of its objective and row bounds, except that a row widened by slack columns

@@ -152,15 +152,17 @@ static slp_err substitute(ps_ctx_t *x, const double *rhs, int64_t *changed)
     SLP_CALL(slp_sum_over_row(x->grid, yrow, m));
     SLP_CALL(slp_max_over_col(x->grid, x->cbuf, n));
     /* The row's other columns take the cost: c_k -= a_ik y_i; c0 += b y_i. */
-    double *dc = x->cbuf + n, rows = 0.0, shift = 0.0;
-    memset(dc, 0, (size_t)n * sizeof(double));
+    double *dc = x->cbuf + n, *dcmag = x->cbuf + 2 * n, rows = 0.0, shift = 0.0;
+    memset(dc, 0, 2 * (size_t)n * sizeof(double));
     for (int64_t i = 0; i < m; i++) {
         x->row_kill[i] = isfinite(pick[i]);
         x->row_flags[i] = x->row_kill[i] ? ENTRY_PIVOT : 0;
         if (!x->row_kill[i])
             continue;
-        for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+        for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
             dc[a->col_idx[k]] += a->val[k] * yrow[i];
+            dcmag[a->col_idx[k]] += fabs(a->val[k] * yrow[i]);
+        }
         rows += 1.0;
         shift += rhs[i] * yrow[i];
         p->row_rhs[i] = rhs[i];
@@ -169,19 +171,18 @@ static slp_err substitute(ps_ctx_t *x, const double *rhs, int64_t *changed)
         lp->lc[i] = -INFINITY;
         lp->uc[i] = INFINITY;
     }
-    SLP_CALL(slp_sum_over_col(x->grid, dc, n));
+    SLP_CALL(slp_sum_over_col(x->grid, dc, 2 * n));
     double cols = 0.0;
     for (int64_t j = 0; j < n; j++) {
         x->col_kill[j] = x->cbuf[j] > 0.0;
-        if (!x->col_kill[j]) {
-            lp->obj[j] -= dc[j];
-            continue;
-        }
+        if (!x->col_kill[j])
+            continue; /* its cost changes below */
         cols += 1.0;
         ps_remove_column(p, (int32_t)j, stage, 0.0, 0.0); /* x set by the undo */
         lp->obj[j] = 0.0;
         lp->lv[j] = lp->uv[j] = 0.0;
     }
+    ps_cost_update(x, dc, dcmag);
     int64_t removed = 0;
     ps_compact_block(x, stage, &removed);
     double colv[1] = {cols}, rowv[2] = {rows, shift}, blk[1] = {(double)removed};

@@ -156,8 +156,9 @@ static slp_err survivors(dbl_t *d, double *crossed, double *objshift)
     const slp_csr_t *a = &lp->A;
     int64_t m = d->m, n = d->n;
     double *dc = NULL, tightened = 0.0;
-    SLP_CALL(ps_alloc_all(x, &dc, (size_t)n + 1, sizeof(double)));
-    memset(dc, 0, (size_t)n * sizeof(double));
+    SLP_CALL(ps_alloc_all(x, &dc, 2 * (size_t)n + 1, sizeof(double)));
+    memset(dc, 0, 2 * (size_t)n * sizeof(double));
+    double *dcmag = dc + n; /* the terms' magnitudes (ps_cost_update) */
     slp_err rc = ps_bounds_reset(x);
     if (rc != SLP_OK) {
         free(dc);
@@ -181,17 +182,17 @@ static slp_err survivors(dbl_t *d, double *crossed, double *objshift)
             if (pass == 0) {
                 ps_bound_propose(x, a->col_idx[k], lo, hi);
                 dc[a->col_idx[k]] += cj * t;
+                dcmag[a->col_idx[k]] += fabs(cj * t);
             } else {
                 ps_bound_source(x, a->col_idx[k], lo, hi, (double)(lp->row_lo + i));
             }
         }
         if (pass == 0) {
             SLP_CALL(slp_max_over_col(x->grid, x->cbuf, 2 * n));
-            SLP_CALL(slp_sum_over_col(x->grid, dc, n));
+            SLP_CALL(slp_sum_over_col(x->grid, dc, 2 * n));
         }
     }
-    for (int64_t j = 0; j < n; j++)
-        lp->obj[j] -= dc[j];
+    ps_cost_update(x, dc, dcmag);
     free(dc);
     SLP_CALL(ps_bounds_apply(x, crossed, &tightened));
     /* The survivor's holder flags the row's entries with the bounds it set. */

@@ -13,6 +13,10 @@
 #define SLP_PS_INF_BOUND SLP_INFINITE_BOUND
 #define SLP_PS_MIN_PIVOT 1e-9    /* a singleton entry must exceed this in magnitude */
 #define SLP_PS_FEAS_TOL 1e-9     /* relative tolerance for crossing bounds and empty rows */
+/* A cost that substitutions have brought within this many times the sum of the
+ * magnitudes of the terms that produced it is rounding: it is set to 0 (ps_cost_update,
+ * docs/presolve.md "Tolerances"). About 1000 machine epsilons. */
+#define SLP_PS_COST_ROUNDING 2.2e-13
 #define SLP_PS_MAX_ROUNDS 16
 #define SLP_PS_BATCH 16
 #define SLP_PS_PIVOT_RATIO 1e-2 /* a substitution pivot is at least this times the row's largest entry */
@@ -140,6 +144,8 @@ typedef struct ps_ctx {
     double *cbuf;           /* [2 n_loc] */
     double *sbuf;           /* [2 n_loc] while bounds are proposed (ps_bounds_reset) */
     double *rowmag;         /* [m_loc] sum |a_ij v_j| moved into the row bounds */
+    double *costmag;        /* [n_loc] |c_j| plus the sum of |terms| substitutions moved
+                             * into c_j (the scale of its rounding, ps_cost_update) */
     double *widen;          /* [2 m_loc] what slack columns added to lc (-inf or finite)
                              * and, from m_loc on, to uc (finite or +inf) */
     unsigned char *row_kill, *row_flags; /* [m_loc] */
@@ -188,6 +194,11 @@ void ps_push_entry(slp_presolve_t *p, int64_t row, int32_t col, double val, int 
 int ps_grow(slp_presolve_t *p, void *array_ptr, int64_t *cap, int64_t need, size_t size,
             int64_t first, const char *what);
 void ps_add_count(slp_presolve_t *p, int kind, double rows, double cols, double nnz);
+/* c_j -= dc[j] for the kept columns, with dcmag[j] the sum of |terms| of dc[j] (both
+ * summed over col_comm already): a cost that cancels to within rounding of its terms'
+ * magnitudes becomes exactly 0, so that no sign test downstream (empty columns, dual
+ * fixing, dominated columns) reads rounding as a direction. */
+void ps_cost_update(ps_ctx_t *x, const double *dc, const double *dcmag);
 slp_err ps_pass_fixcol(ps_ctx_t *x, int kind, const unsigned char *mask, int64_t *changed);
 int64_t ps_entry_of(const slp_local_problem_t *lp, int64_t i, double g);
 slp_err ps_undo_removed_costs(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo,

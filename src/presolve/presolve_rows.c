@@ -48,15 +48,20 @@ static double greatest(const double *act, int64_t m, int64_t i)
     return act[ACT_NHI * m + i] > 0.0 ? INFINITY : act[ACT_HI * m + i];
 }
 
-/* Tolerance of the comparisons of row i: relative to its bounds, plus the
- * rounding of the activity sums and of the values moved into the bounds. */
+/* The rounding of row i's activity sums and of the values moved into its bounds. */
+static double row_rounding(const ps_ctx_t *x, const double *act, int64_t i)
+{
+    return 16.0 * DBL_EPSILON * (act[ACT_MAG * x->lp->m_loc + i] + x->rowmag[i]);
+}
+
+/* Tolerance of the infeasible and redundant tests of row i: relative to its bounds,
+ * plus the rounding. */
 static double row_tolerance(const ps_ctx_t *x, const double *act, int64_t i)
 {
     const slp_local_problem_t *lp = x->lp;
     double b = fmax(isfinite(lp->lc[i]) ? fabs(lp->lc[i]) : 0.0,
                     isfinite(lp->uc[i]) ? fabs(lp->uc[i]) : 0.0);
-    return SLP_PS_FEAS_TOL * (1.0 + b) +
-           16.0 * DBL_EPSILON * (act[ACT_MAG * lp->m_loc + i] + x->rowmag[i]);
+    return SLP_PS_FEAS_TOL * (1.0 + b) + row_rounding(x, act, i);
 }
 
 /* Classify every kept row with entries: row_kill, row_flags (ENTRY_FORCE_*), and
@@ -75,6 +80,10 @@ static void classify_rows(ps_ctx_t *x, const double *act, double *cnt, double *f
         if (x->p->row_stage[i] >= 0 || x->rcnt[i] == 0)
             continue;
         double lo = least(act, m, i), hi = greatest(act, m, i), tol = row_tolerance(x, act, i);
+        /* Forcing fixes columns at bounds, which moves the row's slack into every other
+         * row of those columns: only a slack of rounding size may go (a slack within
+         * the feasibility tolerance alone could make another row infeasible). */
+        double exact = row_rounding(x, act, i);
         double local = (double)(a->row_ptr[i + 1] - a->row_ptr[i]);
         if (lo > lp->uc[i] + tol || hi < lp->lc[i] - tol) {
             cnt[4] += 1.0;
@@ -84,12 +93,12 @@ static void classify_rows(ps_ctx_t *x, const double *act, double *cnt, double *f
             x->row_kill[i] = 1;
             cnt[0] += 1.0;
             cnt[1] += local;
-        } else if (isfinite(lp->uc[i]) && lo >= lp->uc[i] - tol) {
+        } else if (isfinite(lp->uc[i]) && lo >= lp->uc[i] - exact) {
             x->row_kill[i] = 1;
             x->row_flags[i] = ENTRY_FORCE_HI;
             cnt[2] += 1.0;
             cnt[3] += local;
-        } else if (isfinite(lp->lc[i]) && hi <= lp->lc[i] + tol) {
+        } else if (isfinite(lp->lc[i]) && hi <= lp->lc[i] + exact) {
             x->row_kill[i] = 1;
             x->row_flags[i] = ENTRY_FORCE_LO;
             cnt[2] += 1.0;

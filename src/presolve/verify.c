@@ -62,6 +62,7 @@ slp_err slp_verify_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
                            fmax(v[SLP_CHECK_ROW_DUAL_SIGN], v[SLP_CHECK_REDUCED_COST_SIGN])));
     double t = fmax(tp, td);
     int coord_ok = t > SLP_VERIFY_COORD_TOL || out->coord <= SLP_VERIFY_COORD_SLACK * t;
+    out->primal_ok = isfinite(out->primal) && out->primal <= SLP_VERIFY_SLACK * tp;
     out->ok = chk.all_finite && out->primal <= SLP_VERIFY_SLACK * tp &&
               out->dual <= SLP_VERIFY_SLACK * td && out->gap <= SLP_VERIFY_SLACK * tg && coord_ok;
     return SLP_OK;

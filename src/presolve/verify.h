@@ -9,6 +9,7 @@ typedef struct slp_verification {
     double primal, dual, gap; /* the checker's normwise criteria (relative) */
     double coord;             /* its worst coordinatewise or sign criterion */
     int ok;                   /* within the thresholds of docs/statuses.md */
+    int primal_ok;            /* the primal criteria alone within them */
 } slp_verification_t;
 
 /* Evaluates `result` on `orig` against the user's tolerances of `settings`. Sets the

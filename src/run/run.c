@@ -46,9 +46,22 @@ typedef struct run {
     double t_start;
 } run_t;
 
-/* Rank 0: every output file can be written, before any work is done. */
-static slp_err check_outputs(const slp_run_options_t *o)
+/* Rank 0: no output is an input or another output, and every output file can be
+ * written, before any work is done. */
+static slp_err check_outputs(const slp_run_options_t *o, const char *model)
 {
+    const slp_run_path_t files[] = {
+        {model, "model", 0, 0},
+        {o->start_path, "start solution", 0, 0},
+        {o->resume_dir, "resume directory", 0, 1},
+        {o->checkpoint_dir, "checkpoint directory", 1, 1},
+        {o->write_solution ? o->sol_path : NULL, "solution", 1, 0},
+        {o->json_path, "JSON summary", 1, 0},
+        {o->trace_path, "CSV trace", 1, 0},
+        {o->log_path, "log file", 1, 0},
+        {o->out_dir, "sharded solution", 1, 0},
+    };
+    SLP_CALL(slp_out_distinct(files, (int)(sizeof files / sizeof files[0])));
     const char *paths[] = {o->write_solution ? o->sol_path : NULL, o->json_path, o->trace_path};
     const char *what[] = {"solution", "JSON summary", "CSV trace"};
     for (int k = 0; k < 3; k++)
@@ -76,7 +89,7 @@ static slp_err open_side_files(run_t *r)
     const slp_run_options_t *o = r->opt;
     int root = slp_comm_rank(slp_comm_world()) == 0;
     if (root)
-        SLP_CALL(check_outputs(o));
+        SLP_CALL(check_outputs(o, r->in->path));
     if (root && o->checkpoint_dir)
         SLP_CALL(slp_dir_lock(o->checkpoint_dir, "checkpoint directory", &r->checkpoint_lock));
     if (o->log_path && o->output_flag && root) {

@@ -306,11 +306,45 @@ static void clear_path(slp_run_options_t *o, const slp_option_t *opt)
     *p = NULL;
 }
 
+/* HiGHS's comments: '#' at the start of a line or after white space; a '#' inside a
+ * value (out#1.sol) is part of it. */
+static void strip_comment(char *line)
+{
+    for (char *p = line; *p; p++)
+        if (*p == '#' && (p == line || p[-1] == ' ' || p[-1] == '\t')) {
+            *p = '\0';
+            return;
+        }
+}
+
+/* Whether an options file's HiGHS tolerance (one of --tol's HiGHS names) is passed over,
+ * as HiGHS reads such a file (highspy's writeOptions writes every option, most at their
+ * defaults): a value at HiGHS's default never overrides one set off it; kkt_tolerance
+ * off its default takes precedence over the single tolerances; of several single ones
+ * off their defaults the tightest holds (docs/cli.md, "Options files"). */
+static int tolerance_passed_over(slp_run_options_t *o, const slp_option_t *opt, const char *name,
+                                 const char *value)
+{
+    if (strcmp(opt->name, "tol") || !slp_option_is_highs_name(opt, name))
+        return 0;
+    if (slp_highs_is_default(name, value))
+        return 1;
+    if (!strcmp(name, "kkt_tolerance")) {
+        o->file_tol_kkt = 1;
+        return 0;
+    }
+    if (o->file_tol_kkt)
+        return 1;
+    double v = strtod(value, NULL);
+    if (o->file_tol_highs && !(v < o->solver.tol))
+        return 1;
+    o->file_tol_highs = 1;
+    return 0;
+}
+
 static slp_err apply_line(slp_run_options_t *o, const char *path, int lineno, char *line)
 {
-    char *hash = strchr(line, '#');
-    if (hash)
-        *hash = '\0';
+    strip_comment(line);
     char name[256], value[2048], rest[8];
     if (!split_line(line, name, sizeof name, value, sizeof value)) {
         if (sscanf(line, " %7s", rest) == 1)
@@ -328,6 +362,8 @@ static slp_err apply_line(slp_run_options_t *o, const char *path, int lineno, ch
             clear_path(o, opt);
         return SLP_OK;
     }
+    if (opt && tolerance_passed_over(o, opt, name, value))
+        return SLP_OK;
     slp_err rc = slp_option_set(o, name, value);
     if (rc != SLP_OK) {
         char msg[1024];

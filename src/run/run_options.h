@@ -36,6 +36,8 @@ typedef struct slp_run_options {
      * (slp_run_tolerance; docs/modelling-tools.md "Tolerance"). */
     int highs_style;
     int tol_given;          /* --tol set, by any of its names */
+    int file_tol_kkt;       /* an options file set kkt_tolerance off its default */
+    int file_tol_highs;     /* an options file set a HiGHS tolerance off its default */
     /* HiGHS options set to something other than HiGHS's default that shardlp has no use
      * for, "name=value, ..." (one warning per run names them; run.c). */
     char highs_ignored[512];

@@ -13,7 +13,7 @@ struct slp_watchdog {
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t wake;
-    struct timespec deadline; /* CLOCK_REALTIME, for pthread_cond_timedwait */
+    struct timespec deadline; /* CLOCK_MONOTONIC: a clock step (NTP, date) moves no deadline */
     int disarmed;
     int rank;
     double limit, grace;
@@ -59,7 +59,7 @@ slp_err slp_watchdog_start(double limit, int rank, slp_watchdog_t **out)
     w->rank = rank;
     w->limit = limit;
     w->grace = fmax(10.0, 0.25 * limit);
-    clock_gettime(CLOCK_REALTIME, &w->deadline);
+    clock_gettime(CLOCK_MONOTONIC, &w->deadline);
     double total = limit + w->grace;
     w->deadline.tv_sec += (time_t)total;
     w->deadline.tv_nsec += (long)((total - floor(total)) * 1e9);
@@ -68,7 +68,11 @@ slp_err slp_watchdog_start(double limit, int rank, slp_watchdog_t **out)
         w->deadline.tv_nsec -= 1000000000L;
     }
     pthread_mutex_init(&w->lock, NULL);
-    pthread_cond_init(&w->wake, NULL);
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC); /* the deadline's clock */
+    pthread_cond_init(&w->wake, &attr);
+    pthread_condattr_destroy(&attr);
     if (pthread_create(&w->thread, NULL, watch, w) != 0) {
         pthread_cond_destroy(&w->wake);
         pthread_mutex_destroy(&w->lock);

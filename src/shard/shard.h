@@ -256,7 +256,7 @@ typedef struct slp_shard_solution_values {
 
 /* Collective over grid->world: the whole sharded solution. Rank (0, c) writes x_c (and
  * rayx_c), rank (r, 0) writes y_r (and rayy_r); rank 0 then writes solution.json
- * listing every file. The directory is built as DIR.tmp.<pid> and renamed to DIR at
+ * listing every file. The directory is built as DIR.tmp.XXXXXX and renamed to DIR at
  * the end (see slp_shard_check_output_dir for when an existing DIR is replaced). Fails
  * on every rank if any rank fails. */
 slp_err slp_shard_write_solution(const char *dir, slp_grid_t *grid, const slp_local_problem_t *lp,

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -284,7 +285,7 @@ slp_err slp_shard_check_output_dir(const char *dir, int solution)
                          "%s: exists and is neither empty nor a complete earlier shardlp output "
                          "(%s and only the files it lists); refusing to overwrite it",
                          dir, manifest);
-    /* absent: the parent must take the DIR.tmp.<pid> sibling; present: so must it */
+    /* absent: the parent must take the DIR.tmp.XXXXXX sibling; present: so must it */
     return slp_out_check(dir, solution ? "sharded solution" : "shard directory", state == 1);
 }
 
@@ -307,9 +308,9 @@ slp_err slp_dir_begin(const char *dir, const char *manifest_name, char **tmp)
     size_t k = strlen(p);
     while (k > 1 && p[k - 1] == '/')
         p[--k] = '\0';
-    snprintf(p + k, len - k, ".tmp.%ld", (long)getpid());
-    slp_dir_discard(p); /* a leftover of an earlier crashed run with the same pid */
-    if (mkdir(p, 0777) != 0) {
+    snprintf(p + k, len - k, ".tmp.XXXXXX");
+    /* a new directory of our own: nothing that exists (or a planted link) is reused */
+    if (!mkdtemp(p)) {
         slp_err rc = slp_error(SLP_ERR_IO, "%s: cannot create directory: %s", p, strerror(errno));
         free(p);
         return rc;
@@ -326,12 +327,18 @@ slp_err slp_dir_commit(const char *tmp, const char *dir, const char *manifest_na
                          dir);
     char *old = NULL;
     if (state == 1) {
-        size_t len = strlen(tmp) + 8;
+        size_t len = strlen(tmp) + 16;
         old = slp_malloc(len);
         if (!old)
             return SLP_ERR_NOMEM;
-        snprintf(old, len, "%s.old", tmp);
-        slp_dir_discard(old);
+        snprintf(old, len, "%s.old.XXXXXX", tmp);
+        /* an empty directory of our own that the rename replaces */
+        if (!mkdtemp(old)) {
+            slp_err rc = slp_error(SLP_ERR_IO, "%s: cannot create a directory beside it: %s",
+                                   dir, strerror(errno));
+            free(old);
+            return rc;
+        }
         if (rename(dir, old) != 0) {
             slp_err rc = slp_error(SLP_ERR_IO, "%s: cannot move the previous output aside: %s",
                                    dir, strerror(errno));
@@ -355,18 +362,24 @@ slp_err slp_dir_commit(const char *tmp, const char *dir, const char *manifest_na
 
 void slp_dir_discard(const char *tmp)
 {
-    DIR *d = opendir(tmp);
-    if (!d)
+    /* Never through a link: a link at `tmp` is removed itself, and the entries are
+     * unlinked relative to the directory opened without following one. */
+    int fd = open(tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    if (fd < 0) {
+        struct stat st;
+        if (lstat(tmp, &st) == 0 && S_ISLNK(st.st_mode))
+            unlink(tmp);
         return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        char *p = slp_path_join(tmp, e->d_name);
-        if (p)
-            remove(p);
-        free(p);
     }
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            unlinkat(fd, e->d_name, 0); /* files and links; a directory stays */
     closedir(d);
     rmdir(tmp);
 }

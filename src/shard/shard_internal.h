@@ -71,7 +71,7 @@ slp_err slp_shard_fr_finish(slp_shard_fr_t *rd);
 void slp_shard_fr_close(slp_shard_fr_t *rd);
 
 /* ---- Directories ---- */
-/* Create a fresh temporary directory next to `dir` ("DIR.tmp.<pid>"); checks that
+/* Create a fresh temporary directory next to `dir` ("DIR.tmp.XXXXXX"); checks that
  * `dir` may be replaced (absent, empty, or holding `manifest_name`). tmp is malloc'd. */
 slp_err slp_dir_begin(const char *dir, const char *manifest_name, char **tmp);
 /* Replace `dir` by `tmp`. */

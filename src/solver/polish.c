@@ -112,22 +112,22 @@ int slp_polish_due(const slp_polish_t *polish, const slp_pdhg_t *s, int64_t tota
 }
 
 /* Run one phase from its start point until its feasibility goal holds, the budget
- * is spent or the deadline passes. */
-static slp_err run_phase(slp_pdhg_t *p, int dual_phase, int64_t budget, double deadline,
-                         int *reached, int64_t *iterations)
+ * is spent or the time limit passes (seconds since `start`, this rank's clock). */
+static slp_err run_phase(slp_pdhg_t *p, int dual_phase, int64_t budget, double start,
+                         double time_limit, int *reached, int64_t *iterations)
 {
     slp_loop_t loop;
     slp_loop_init(&loop, p->omega0, 0);
     p->omega = p->omega0;
     slp_check_scalars_t chk;
     *reached = 0;
-    /* The deadline is judged on one clock for all ranks (the latest), so every rank
-     * leaves the phase after the same window and the collectives stay matched; a
-     * SIGINT/SIGTERM on any rank ends the phase there too (the main loop then stops). */
-    double now[2] = {slp_wall_seconds(), slp_interrupt_pending()}, limit[1] = {deadline};
-    SLP_CALL(slp_comm_max(p->grid->world, now, 2));
-    SLP_CALL(slp_comm_min(p->grid->world, limit, 1));
-    while (loop.total < budget && now[0] < limit[0] && now[1] == 0.0) {
+    /* Elapsed times, not clock readings, are compared across ranks (hosts' monotonic
+     * clocks have different origins): the latest elapsed, the least limit and any
+     * SIGINT/SIGTERM in one max, so every rank leaves the phase after the same window
+     * and the collectives stay matched (the main loop then stops on a signal). */
+    double now[3] = {slp_wall_seconds() - start, slp_interrupt_pending(), -time_limit};
+    SLP_CALL(slp_comm_max(p->grid->world, now, 3));
+    while (loop.total < budget && now[0] < -now[2] && now[1] == 0.0) {
         SLP_CALL(slp_pdhg_window(p, &loop, p->set->eval_freq, &chk));
         if (!slp_pdhg_all_finite(&chk))
             break;
@@ -136,16 +136,17 @@ static slp_err run_phase(slp_pdhg_t *p, int dual_phase, int64_t budget, double d
             break;
         }
         slp_pdhg_after_check(p, &loop, &chk);
-        now[0] = slp_wall_seconds();
+        now[0] = slp_wall_seconds() - start;
         now[1] = slp_interrupt_pending();
-        SLP_CALL(slp_comm_max(p->grid->world, now, 2));
+        now[2] = -time_limit;
+        SLP_CALL(slp_comm_max(p->grid->world, now, 3));
     }
     *iterations = loop.total;
     return SLP_OK;
 }
 
-slp_err slp_polish_run(slp_polish_t *polish, slp_pdhg_t *s, int64_t total, double deadline,
-                       slp_check_scalars_t *chk, int *optimal)
+slp_err slp_polish_run(slp_polish_t *polish, slp_pdhg_t *s, int64_t total, double start,
+                       double time_limit, slp_check_scalars_t *chk, int *optimal)
 {
     double t0 = slp_wall_seconds();
     slp_backend_t *be = s->be;
@@ -166,9 +167,9 @@ slp_err slp_polish_run(slp_polish_t *polish, slp_pdhg_t *s, int64_t total, doubl
 
     int primal_ok = 0, dual_ok = 0;
     int64_t primal_iters = 0, dual_iters = 0;
-    SLP_CALL(run_phase(pp, 0, budget, deadline, &primal_ok, &primal_iters));
+    SLP_CALL(run_phase(pp, 0, budget, start, time_limit, &primal_ok, &primal_iters));
     if (primal_ok)
-        SLP_CALL(run_phase(dp, 1, budget, deadline, &dual_ok, &dual_iters));
+        SLP_CALL(run_phase(dp, 1, budget, start, time_limit, &dual_ok, &dual_iters));
     polish->iterations += primal_iters + dual_iters;
     if (primal_ok && dual_ok) {
         /* The combined point, evaluated on the original problem. */

@@ -20,7 +20,8 @@ typedef struct slp_settings {
     slp_norm norm;       /* L2 (default) or L-infinity, for both forms */
     double eps_infeas;   /* ray test tolerance (1e-8) */
 
-    double time_limit;   /* seconds of wall clock from the start of the main loop (3600) */
+    double time_limit;   /* wall-clock seconds from the end of reading, presolve and every
+                          * follow-up solve included, agreed over the ranks (none: inf) */
     int64_t iter_limit;  /* INT64_MAX */
     int eval_freq;       /* 0: automatic (slp_settings_resolve) */
     int eval_freq_late;  /* the interval from iteration eval_late_from on (resolved; 0: */

@@ -472,7 +472,8 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result
                 rc = slp_boost_at_restart(boost, s, &loop, &chk);
             if (rc == SLP_OK && polish && slp_polish_due(polish, s, loop.total, &chk)) {
                 int optimal = 0;
-                rc = slp_polish_run(polish, s, loop.total, start + set->time_limit, &chk, &optimal);
+                rc = slp_polish_run(polish, s, loop.total, start, set->time_limit, &chk,
+                                    &optimal);
                 if (optimal)
                     status = SLP_STATUS_OPTIMAL;
             }

@@ -175,9 +175,11 @@ int slp_polish_due(const slp_polish_t *polish, const slp_pdhg_t *s, int64_t tota
                    const slp_check_scalars_t *chk);
 /* Run a primal and a dual phase from the main solver's current PDHG point; when both
  * reach their tolerance, evaluate the combined point on the original problem into
- * *chk (and the main solver's xhat/yhat/slack) and set *optimal when it passes. */
-slp_err slp_polish_run(slp_polish_t *polish, slp_pdhg_t *s, int64_t total, double deadline,
-                       slp_check_scalars_t *chk, int *optimal);
+ * *chk (and the main solver's xhat/yhat/slack) and set *optimal when it passes. The
+ * phases end once time_limit seconds have passed since `start` (this rank's clock;
+ * elapsed times are agreed over the ranks). */
+slp_err slp_polish_run(slp_polish_t *polish, slp_pdhg_t *s, int64_t total, double start,
+                       double time_limit, slp_check_scalars_t *chk, int *optimal);
 int64_t slp_polish_iterations(const slp_polish_t *polish);
 double slp_polish_seconds(const slp_polish_t *polish);
 

@@ -14,7 +14,12 @@
 #  7. a HiGHS-style run that sets no tolerance (`shardlp MODEL`, an options file, a HiGHS
 #     option name) solves to HiGHS's 1e-7: 25fv47 (whose 1e-4 answer misses a row by
 #     1.3e-2) then passes `check --tol 1e-5` on every criterion; `shardlp solve` keeps
-#     1e-4 and fails that check, and a tolerance given by any name wins.
+#     1e-4 and fails that check, and a tolerance given by any name wins;
+#  8. options files read as HiGHS reads them: in the file writeOptions writes, a
+#     tolerance set off its default is not overridden by the later ones at their
+#     defaults (primal_feasibility_tolerance, kkt_tolerance: the run is the --tol 1e-9
+#     run), kkt_tolerance takes precedence over a single tolerance; a '#' inside a
+#     value is part of it (solution_file = out#1.sol).
 set -u
 BIN=$1; ROOT=$2; SHARED=$3
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -123,6 +128,22 @@ printf 'threads = 1\n' > "$T/h.opt"
     [ "$(iters n1)" = "$(iters n2)" ] && [ "$(iters n1)" = "$(iters n3)" ] &&
     [ "$(iters h1)" != "$(iters n1)" ] && ok "HiGHS-style default in every form; a given tolerance wins" ||
     bad "iterations: h $(iters h1) $(iters h2) $(iters h3), n $(iters n1) $(iters n2) $(iters n3)"
+
+# 8.
+WO=$ROOT/tests/data/highs-1.16-write-options.opt
+sed 's/^primal_feasibility_tolerance = .*/primal_feasibility_tolerance = 1e-09/' "$WO" > "$T/p.opt"
+sed 's/^kkt_tolerance = .*/kkt_tolerance = 1e-09/' "$WO" > "$T/k.opt"
+sed 's/^kkt_tolerance = .*/kkt_tolerance = 1e-09/; s/^dual_feasibility_tolerance = .*/dual_feasibility_tolerance = 1e-05/' \
+    "$WO" > "$T/kd.opt"
+"$BIN" solve "$AFIRO" --quiet --tol 1e-9 --json "$T/t9.json" || bad "--tol 1e-9 run"
+for f in p k kd; do
+    "$BIN" solve "$AFIRO" --quiet --options-file "$T/$f.opt" --json "$T/$f.json" || bad "$f.opt run"
+    [ "$(iters $f)" = "$(iters t9)" ] && ok "$f.opt: the tolerance set off its default holds (1e-9)" ||
+        bad "$f.opt: $(iters $f) iterations, the --tol 1e-9 run $(iters t9)"
+done
+printf 'solution_file = %s/out#1.sol\nwrite_solution_to_file = true\n' "$T" > "$T/hash.opt"
+"$BIN" "$AFIRO" --options-file "$T/hash.opt" > /dev/null 2>&1 && [ -s "$T/out#1.sol" ] &&
+    ok "a '#' inside a value is part of it" || bad "solution_file = out#1.sol: $(ls "$T")"
 
 echo "highs_compat: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

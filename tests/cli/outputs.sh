@@ -3,7 +3,9 @@
 # a device node given as --json stays a device; a symlink is followed, not replaced; an
 # unwritable output is refused before the solve with one line and no other output
 # written; a manifest that is a FIFO is refused at once; a checkpoint directory that
-# fills up gives a warning and the solve completes with all its outputs.
+# fills up gives a warning and the solve completes with all its outputs; an output that
+# is the model or another output is refused before anything is opened; links planted at
+# the names of temporary files and directories are never followed.
 # Usage: outputs.sh BUILD/shardlp REPO SHARED
 set -uo pipefail
 BIN=$(readlink -f "$1"); REPO=$(readlink -f "$2")
@@ -134,6 +136,37 @@ for input in bomb.mps.gz huge.shards; do
     [ $rc -ne 0 ] && [ "$(grep -c error err.log)" -eq 1 ] || bad "$input: rc=$rc $(cat err.log)"
     [ "$rss" -lt 102400 ] || bad "$input: refused with $rss kB of memory (limit 100 MiB)"
 done
+
+# 9. no output may be an input or another output: refused with one line before anything
+#    is opened; the model is unchanged (also through a link to it)
+cp "$MODEL" model.mps
+sum0=$(cksum < model.mps)
+ln -s model.mps model-link.mps
+for opt in "--sol model.mps" "--json model.mps" "--log-file model.mps" "--log-csv model.mps" \
+           "--sol model-link.mps" "--sol x.out --json x.out" "--out model.mps"; do
+    rm -f x.out
+    "$BIN" solve model.mps $opt > out.log 2> err.log
+    rc=$?
+    [ $rc -ne 0 ] && [ "$(wc -l < err.log)" -eq 1 ] && grep -q "same file" err.log &&
+        [ "$(cksum < model.mps)" = "$sum0" ] && [ ! -e x.out ] ||
+        bad "$opt: exit $rc, $(cat err.log), model $( [ "$(cksum < model.mps)" = "$sum0" ] && echo kept || echo CHANGED)"
+    cp "$MODEL" model.mps
+done
+
+# 10. links planted at the temporary names a writer would once have used (TARGET.tmp.<pid>,
+#     DIR.tmp.<pid>, for the next pids) are not followed: their targets are untouched
+echo precious > victim.txt
+mkdir victim.dir && echo precious > victim.dir/keep
+python3 -c '
+import os
+nxt = os.getpid() + 1  # the pids handed out next follow this one
+for p in range(nxt, nxt + 200):
+    os.symlink("victim.txt", "planted.sol.tmp.%d" % p)
+    os.symlink("victim.dir", "planted.shards.tmp.%d" % p)'
+"$BIN" solve "$MODEL" --quiet --sol planted.sol || bad "solve with planted links failed"
+"$BIN" shard "$MODEL" --grid 1x1 --out planted.shards --quiet > /dev/null || bad "shard with planted links failed"
+[ "$(cat victim.txt)" = precious ] && [ -f victim.dir/keep ] && [ -s planted.sol ] &&
+    [ -f planted.shards/manifest.json ] || bad "a planted link was followed: $(cat victim.txt), $(ls victim.dir)"
 
 [ "$fails" -eq 0 ] && echo "outputs: all checks passed"
 exit $((fails > 0))

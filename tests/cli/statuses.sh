@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Statuses that must never be wrong (docs/statuses.md): the fixtures of
-# tests/data/statuses on 1x1 and 2x2 grids against their known HiGHS statuses,
+# tests/data/statuses on 1x1, 2x2 and 1x4 grids against their known HiGHS statuses (and
+# hand-solved objectives),
 # certificates written by --sol verified by `shardlp check` (and negated ones
 # refused), Netlib's cplex1 infeasible, integer models refused without --relax.
 # Usage: statuses.sh BUILD/shardlp REPO SHARED
@@ -24,17 +25,22 @@ negate_ray() {
          { print }' "$1" > "$2"
 }
 
-expect() { # FILE STATUS
-    local f="$DATA/$1" want="$2" name="${1%.mps}"
-    for grid in 1x1 2x2; do
+expect() { # FILE STATUS [OBJECTIVE]
+    local f="$DATA/$1" want="$2" want_obj="${3:-}" name="${1%.mps}"
+    for grid in 1x1 2x2 1x4; do
         local log="$TMP/$name.$grid.log" sol="$TMP/$name.$grid.sol" out="$TMP/$name.$grid.out"
         if [ "$grid" = 1x1 ]; then
             "$BIN" solve "$f" --tol 1e-8 --sol "$sol" --out "$out" > "$log" 2>&1
         else
-            $MPIRUN -np 4 "$BIN" solve "$f" --tol 1e-8 --grid 2x2 --sol "$sol" --out "$out" > "$log" 2>&1
+            $MPIRUN -np 4 "$BIN" solve "$f" --tol 1e-8 --grid $grid --sol "$sol" --out "$out" > "$log" 2>&1
         fi
         local rc=$? got; got=$(status_of "$log")
         [ $rc -eq 0 ] && [ "$got" = "$want" ] && ok || bad "$name $grid: '$got' (exit $rc), want '$want'"
+        if [ -n "$want_obj" ]; then
+            local obj; obj=$(sed -n 's/^Objective value *: //p' "$log")
+            python3 -c "import sys; sys.exit(abs($obj - $want_obj) > 1e-6 * (1 + abs($want_obj)))" 2>/dev/null &&
+                ok || bad "$name $grid: objective '$obj', want $want_obj"
+        fi
         "$BIN" check "$f" "$sol" > "$TMP/check.out" 2>&1 && ok || { bad "$name $grid: certificate/solution not verified"; cat "$TMP/check.out"; }
         # the sharded solution carries the same certificate as ray slices
         "$BIN" check "$f" "$out" > "$TMP/check.out" 2>&1 && ok || { bad "$name $grid: sharded certificate/solution not verified"; cat "$TMP/check.out"; }
@@ -60,6 +66,29 @@ for grid in 1x1 2x2; do
 done
 expect unbounded.mps Unbounded
 expect unbounded-empty-column.mps Unbounded
+# Presolve's verdicts hold in exact arithmetic (issue 40): a cost that cancels to rounding
+# is 0, not a direction; a forcing row needs a slack of rounding size; the ray of an
+# LP presolve finds unbounded is lifted to the original model (checked above).
+expect rounding-cost-optimal.mps Optimal 0.1
+expect forcing-slack-optimal.mps Optimal 1000000.000001
+expect substituted-unbounded.mps Unbounded 0.1
+grep -q "Verdict: improving ray on the original model: .*proves it" "$TMP/substituted-unbounded.1x1.log" &&
+    ok || bad "substituted-unbounded: the lifted ray was not checked on the original model"
+# A presolve verdict of infeasibility is confirmed on the original model: made wrong on
+# purpose by the test hook, it is withdrawn there and afiro gets its published optimum.
+for grid in 1x1 2x2; do
+    log="$TMP/afiro-hook.$grid.log"
+    if [ $grid = 1x1 ]; then
+        SLP_TEST_PRESOLVE_INFEASIBLE=1 "$BIN" solve "$REPO/examples/data/afiro.mps" --tol 1e-8 > "$log" 2>&1
+    else
+        $MPIRUN -np 4 -x SLP_TEST_PRESOLVE_INFEASIBLE=1 "$BIN" solve "$REPO/examples/data/afiro.mps" \
+            --tol 1e-8 --grid $grid > "$log" 2>&1
+    fi
+    obj=$(sed -n 's/^Objective value *: //p' "$log")
+    grep -q "the infeasible verdict is withdrawn" "$log" && [ "$(status_of "$log")" = Optimal ] &&
+        python3 -c "import sys; sys.exit(abs($obj + 464.7531428571) > 1e-6 * 464.75)" &&
+        ok || { bad "afiro $grid with a wrong presolve verdict: '$(status_of "$log")' $obj"; grep Verdict "$log"; }
+done
 
 # A status claim without its certificate is not verified.
 printf 'Model status\nInfeasible\n\n# Primal solution values\nNone\n\n# Dual solution values\nNone\n' > "$TMP/claim.sol"

@@ -107,8 +107,26 @@ static void test_iteration_limit(void)
     slp_model_destroy(&model);
 }
 
+/* No rows (UBSan once saw NULL row vectors passed to memcpy when cutting such a model):
+ * min x1 - x2, x1 in [1, 3], x2 in [0, 2]: optimum x = (1, 2), objective -1. */
+static void test_no_rows(void)
+{
+    double c[] = {1, -1}, lv[] = {1, 0}, uv[] = {3, 2};
+    slp_model_t *model = dense_model(0, 2, NULL, c, lv, uv, NULL, NULL, 1);
+    CHECK(model != NULL, "model");
+    slp_result_t res;
+    solve_model(model, 1e-8, &res);
+    CHECK(res.status == SLP_STATUS_OPTIMAL, "status %s", slp_status_name(res.status));
+    CHECK_CLOSE(res.objective, -1.0, 1e-6);
+    CHECK_CLOSE(res.x[0], 1.0, 1e-6);
+    CHECK_CLOSE(res.x[1], 2.0, 1e-6);
+    slp_result_free(&res);
+    slp_model_destroy(&model);
+}
+
 int main(void)
 {
+    test_no_rows();
     test_two_inequalities();
     test_max_equality_range();
     test_iteration_limit();
