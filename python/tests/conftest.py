@@ -1,6 +1,6 @@
 """Locations the tests need: the shardlp binary ($SHARDLP_BIN, default
-<repo>/build/shardlp), the shared corpus ($SHARDLP_SHARED, default <repo>/../shared)
-and the repository root. The library is found by the package ($SHARDLP_LIB)."""
+<repo>/build/shardlp), the corpus ($SHARDLP_SHARED, default <repo>/../shared where it
+exists, else the suite's own tests/data/corpus) and the repository root. The library is found by the package ($SHARDLP_LIB)."""
 import os
 from pathlib import Path
 
@@ -24,7 +24,9 @@ def binary():
 
 @pytest.fixture(scope="session")
 def shared():
-    path = Path(os.environ.get("SHARDLP_SHARED", REPO.parent / "shared"))
+    full = REPO.parent / "shared"
+    default = full if (full / "lp" / "INDEX.tsv").is_file() else REPO / "tests" / "data" / "corpus"
+    path = Path(os.environ.get("SHARDLP_SHARED", default))
     if not (path / "lp" / "INDEX.tsv").is_file():
         pytest.fail(f"shared corpus not found at {path} (set SHARDLP_SHARED)")
     return path

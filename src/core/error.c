@@ -6,25 +6,64 @@
 #include <string.h>
 
 static char error_text[1024];
+static int error_origin = -1;
+
+static void record(const char *fmt, va_list ap)
+{
+    vsnprintf(error_text, sizeof error_text, fmt, ap);
+    /* Keep the message on one line whatever the caller passed. */
+    for (char *p = error_text; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+}
 
 slp_err slp_error(slp_err code, const char *fmt, ...)
 {
     if (error_text[0] == '\0') {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(error_text, sizeof error_text, fmt, ap);
+        record(fmt, ap);
         va_end(ap);
-        /* Keep the message on one line whatever the caller passed. */
-        for (char *p = error_text; *p; p++)
-            if (*p == '\n' || *p == '\r')
-                *p = ' ';
+        error_origin = -1;
     }
     return code;
 }
 
+slp_err slp_error_on_rank(slp_err code, int rank, const char *fmt, ...)
+{
+    if (error_text[0] == '\0') {
+        va_list ap;
+        va_start(ap, fmt);
+        record(fmt, ap);
+        va_end(ap);
+        error_origin = rank;
+    }
+    return code;
+}
+
+int slp_error_origin(void) { return error_text[0] ? error_origin : -1; }
+
 const char *slp_error_message(void) { return error_text; }
 
-void slp_error_clear(void) { error_text[0] = '\0'; }
+static char trace_text[1024];
+
+void slp_error_trace(const char *file, int line)
+{
+    const char *src = strstr(file, "src/"); /* repository-relative where it can be */
+    size_t used = strlen(trace_text);
+    if (used + 64 < sizeof trace_text)
+        snprintf(trace_text + used, sizeof trace_text - used, "%s%s:%d", used ? " <- " : "",
+                 src ? src : file, line);
+}
+
+const char *slp_error_trace_text(void) { return trace_text; }
+
+void slp_error_clear(void)
+{
+    error_text[0] = '\0';
+    error_origin = -1;
+    trace_text[0] = '\0';
+}
 
 const char *slp_err_name(slp_err code)
 {

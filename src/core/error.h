@@ -3,7 +3,9 @@
  * Functions that can fail return slp_err (SLP_OK == 0). The failing function
  * records a one-line human message with slp_error(); callers propagate the code
  * with SLP_CALL, which adds nothing to the message (the first failure's text is
- * what the user sees). Nothing inside the library calls exit(). */
+ * what the user sees) but notes its file:line in the failure's trace, printed by the
+ * verbose log (as PETSc's error stack; slp_error_trace_text). Nothing inside the
+ * library calls exit(). */
 #ifndef SLP_ERROR_H
 #define SLP_ERROR_H
 
@@ -23,6 +25,15 @@ typedef enum {
 slp_err slp_error(slp_err code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* A message that only points at another process's failure ("failed on rank k (see its
+ * message)"): recorded as slp_error does, with that rank kept as a number, so that the
+ * run layer picks the rank whose message says what went wrong without reading text. */
+slp_err slp_error_on_rank(slp_err code, int rank, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* -1 when the recorded message describes this process's own failure (or none is set),
+ * else the rank slp_error_on_rank named. */
+int slp_error_origin(void);
+
 /* The recorded message ("" if none) and a reset for the next operation. */
 const char *slp_error_message(void);
 void slp_error_clear(void);
@@ -30,11 +41,18 @@ void slp_error_clear(void);
 /* Short name of a code, e.g. "input error". */
 const char *slp_err_name(slp_err code);
 
-#define SLP_CALL(expr)                     \
-    do {                                   \
-        slp_err slp_call_rc_ = (expr);     \
-        if (slp_call_rc_ != SLP_OK)        \
-            return slp_call_rc_;           \
+/* The failure's trace: "file:line" of each SLP_CALL it passed, innermost first ("" if
+ * none); cleared with the message. */
+void slp_error_trace(const char *file, int line);
+const char *slp_error_trace_text(void);
+
+#define SLP_CALL(expr)                               \
+    do {                                             \
+        slp_err slp_call_rc_ = (expr);               \
+        if (slp_call_rc_ != SLP_OK) {                \
+            slp_error_trace(__FILE__, __LINE__);     \
+            return slp_call_rc_;                     \
+        }                                            \
     } while (0)
 
 /* Allocation helpers: on failure they record an SLP_ERR_NOMEM message. */

@@ -301,8 +301,9 @@ slp_err slp_comm_agree_named(slp_comm_t *comm, slp_err local, const char *what)
     if (local != SLP_OK)
         return local;
     if (v[0] != SLP_OK)
-        return slp_error((slp_err)v[0], "%s failed on rank %lld (see its message)", what,
-                         (long long)(size - v[1]));
+        return slp_error_on_rank((slp_err)v[0], (int)(size - v[1]),
+                                 "%s failed on rank %lld (see its message)", what,
+                                 (long long)(size - v[1]));
     return SLP_OK;
 }
 

@@ -39,7 +39,7 @@
  *
  * Memory per rank: O(n_loc + m_loc + removed local entries) while presolve and the
  * recovery run, the latter bounded by nnz(A_rc); while the solve runs, O(removed
- * lines + removed local entries): the record is packed (presolve_record.c). */
+ * lines + removed local entries): the record is packed (presolve_toolkit.c). */
 #ifndef SLP_PRESOLVE_H
 #define SLP_PRESOLVE_H
 

@@ -213,9 +213,11 @@ slp_err ps_pass_free_singleton(ps_ctx_t *x, int64_t *changed)
 /* Undo a substitution stage: x_j = (b_i - sum_{k != j} a_ik x_k) / a_ij from the
  * row's recorded entries, y_i = c_j / a_ij (kept), z_j = 0; the other columns'
  * reduced costs are unchanged (their costs already carried a_ik y_i). */
-slp_err ps_undo_subst(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo, int64_t hi,
-                      double *xv, double *z, double *y, double *cb, double *rb)
+slp_err ps_undo_subst(const ps_undo_t *u, int s, int64_t lo, int64_t hi)
 {
+    slp_grid_t *grid = u->grid;
+    const slp_presolve_t *p = u->p;
+    double *xv = u->x, *z = u->z, *y = u->y, *cb = u->cb, *rb = u->rb;
     int64_t n = p->n_loc, m = p->m_loc;
     memset(rb, 0, (size_t)m * sizeof(double));
     for (int64_t e = lo; e < hi; e++)

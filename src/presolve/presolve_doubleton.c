@@ -417,9 +417,11 @@ slp_err ps_pass_doubleton(ps_ctx_t *x, int64_t *changed)
  * y_i = (c_j - S_j) / a and z_j = 0 (z_k stays); when z'_k pushes on a bound of
  * x_k that came from x_j's bound through this row, x_j is the one at its bound:
  * y_i = (z'_k + t (c_j - S_j)) / b, z_j = -z'_k / t, z_k = 0. x_j = (d - b x_k) / a. */
-slp_err ps_undo_doubleton(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo,
-                          int64_t hi, double *xv, double *z, double *y)
+slp_err ps_undo_doubleton(const ps_undo_t *u, int s, int64_t lo, int64_t hi)
 {
+    slp_grid_t *grid = u->grid;
+    const slp_presolve_t *p = u->p;
+    double *xv = u->x, *z = u->z, *y = u->y;
     int64_t n = p->n_loc, m = p->m_loc;
     double sg = (double)p->sense;
     double *cb = NULL, *rb = NULL;

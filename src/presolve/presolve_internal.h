@@ -1,8 +1,12 @@
-/* Internals shared by the presolve passes (presolve.c, presolve_rows.c,
- * presolve_columns.c, presolve_dominated.c, presolve_slack.c, presolve_doubleton.c,
- * presolve_parallel.c): the
- * presolve record, the working state of one run and the helpers every pass uses.
- * docs/presolve.md describes each pass and its undo. */
+/* Internals of presolve, one floor per file (docs/presolve.md, "Code"):
+ *   presolve_toolkit.c                     the toolkit every reduction uses (no pass);
+ *   presolve_lines.c, presolve_rows.c, presolve_columns.c, presolve_dominated.c,
+ *   presolve_slack.c, presolve_doubleton.c, presolve_parallel.c  one reduction family
+ *                                          each: its passes and its undo;
+ *   presolve_table.c                       the table of reductions {name, pass, stage,
+ *                                          undo} that drives both;
+ *   presolve.c (the rounds), presolve_recover.c (the undo)  the table's two users.
+ * This header holds the record, the working state of one run and those declarations. */
 #ifndef SLP_PRESOLVE_INTERNAL_H
 #define SLP_PRESOLVE_INTERNAL_H
 
@@ -23,6 +27,7 @@
 
 /* What undoing a stage does (docs/presolve.md "Recovery"). */
 enum {
+    STAGE_NONE = -1,    /* a reduction that records no stage of its own */
     STAGE_FIXCOL = 0,   /* removed columns: z_j = c_j - A^T y over their stage entries */
     STAGE_SINGLETON,    /* singleton rows: a row that set a bound takes over z_k */
     STAGE_EMPTYROW,     /* empty rows, removed with y = 0 */
@@ -78,7 +83,7 @@ typedef struct slack_rec {
     double a, lc, uc, l, u;
 } slack_rec_t;
 
-/* A removed column or row in the packed record (presolve_record.c). */
+/* A removed column or row in the packed record (presolve_toolkit.c). */
 typedef struct packed_col {
     int32_t col, stage;
     double val, obj;
@@ -133,6 +138,15 @@ struct slp_presolve {
     slp_norms_t norms;    /* the reduced problem's, for the tolerances (slp_presolve_norms) */
 };
 
+/* What an undo works on (presolve_recover.c): min-form x, z (column slice) and y (row
+ * slice), and scratch of n_loc + 1 (cb) and 2 m_loc + 1 (rb) doubles. */
+typedef struct ps_undo {
+    slp_grid_t *grid;
+    const slp_presolve_t *p;
+    double *x, *z, *y;
+    double *cb, *rb;
+} ps_undo_t;
+
 /* Working state of one presolve run. */
 typedef struct ps_ctx {
     slp_grid_t *grid;
@@ -172,7 +186,7 @@ static inline int ps_movable_column(const ps_ctx_t *x, int64_t j)
 static inline double ps_least_term(double a, double l, double u) { return a > 0.0 ? a * l : a * u; }
 static inline double ps_greatest_term(double a, double l, double u) { return a > 0.0 ? a * u : a * l; }
 
-/* The record's packed form while the solve runs (presolve_record.c): pack frees the
+/* The record's packed form while the solve runs (presolve_toolkit.c): pack frees the
  * per-line arrays (and the original row bounds), unpack rebuilds them. A column is
  * removed through ps_remove_column: its stage, value (0 when its undo sets it) and
  * objective at removal go straight into the packed list. */
@@ -180,7 +194,7 @@ void ps_remove_column(slp_presolve_t *p, int32_t j, int stage, double val, doubl
 slp_err ps_record_pack(slp_presolve_t *p);
 slp_err ps_record_unpack(slp_presolve_t *p);
 
-/* Helpers (presolve.c). */
+/* The toolkit (presolve_toolkit.c). */
 slp_err ps_batch_sums(slp_grid_t *grid, double *col, int ncol, double *row, int nrow, double *blk,
                       int nblk);
 slp_err ps_alloc_all(ps_ctx_t *x, void *out_ptr, size_t count, size_t size);
@@ -221,33 +235,55 @@ enum { ACT_LO, ACT_HI, ACT_NLO, ACT_NHI, ACT_MAG, ACT_COUNT };
  * magnitudes summed (rounding scale); summed over row_comm. act holds ACT_COUNT m. */
 slp_err ps_row_activity(ps_ctx_t *x, double *act);
 slp_err ps_pass_activity(ps_ctx_t *x, int64_t *changed);
-slp_err ps_undo_forcing(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo, int64_t hi,
-                        double *z, double *y, double *cb, double *rb);
+slp_err ps_undo_forcing(const ps_undo_t *u, int s, int64_t lo, int64_t hi);
 
 /* Column passes (presolve_columns.c, presolve_dominated.c): dual fixing, dominated
  * columns and free column singletons. */
 slp_err ps_pass_dual_fix(ps_ctx_t *x, int64_t *changed);
 slp_err ps_pass_dominated(ps_ctx_t *x, int64_t *changed);
 slp_err ps_pass_free_singleton(ps_ctx_t *x, int64_t *changed);
-slp_err ps_undo_subst(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo, int64_t hi,
-                      double *xv, double *z, double *y, double *cb, double *rb);
+slp_err ps_undo_subst(const ps_undo_t *u, int s, int64_t lo, int64_t hi);
 
 /* Zero-cost column singletons (presolve_slack.c). */
 slp_err ps_pass_slack(ps_ctx_t *x, int64_t *changed);
-slp_err ps_undo_slack(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo, int64_t hi,
-                      double *xv, double *z, const double *y, double *cb, double *rb);
+slp_err ps_undo_slack(const ps_undo_t *u, int s, int64_t lo, int64_t hi);
 
 /* Doubleton equations (presolve_doubleton.c). */
 slp_err ps_pass_doubleton(ps_ctx_t *x, int64_t *changed);
-slp_err ps_undo_doubleton(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo,
-                          int64_t hi, double *xv, double *z, double *y);
+slp_err ps_undo_doubleton(const ps_undo_t *u, int s, int64_t lo, int64_t hi);
 
 /* Parallel lines (presolve_parallel.c): columns (rows = 0) merged or one fixed by
  * domination; duplicate rows (rows = 1) merged. */
-slp_err ps_pass_parallel(ps_ctx_t *x, int rows, int64_t *changed);
-slp_err ps_undo_parallel(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo,
-                         int64_t hi, double *xv, double *z, const double *y, double *cb);
-slp_err ps_undo_duplicate_rows(slp_grid_t *grid, const slp_presolve_t *p, int s, double *y,
-                               double *rb);
+slp_err ps_pass_parallel_columns(ps_ctx_t *x, int64_t *changed);
+slp_err ps_pass_parallel_rows(ps_ctx_t *x, int64_t *changed);
+slp_err ps_undo_parallel(const ps_undo_t *u, int s, int64_t lo, int64_t hi);
+slp_err ps_undo_duplicate_rows(const ps_undo_t *u, int s, int64_t lo, int64_t hi);
+
+/* Single lines (presolve_lines.c): the paper's lc = uc = 0 singleton rows, fixed
+ * columns, singleton rows, empty rows and columns. */
+slp_err ps_pass_paper(ps_ctx_t *x, int64_t *changed);
+slp_err ps_pass_fixed(ps_ctx_t *x, int64_t *changed);
+slp_err ps_pass_singleton(ps_ctx_t *x, int64_t *changed);
+slp_err ps_pass_empty_rows(ps_ctx_t *x, int64_t *changed);
+slp_err ps_pass_empty_cols(ps_ctx_t *x, int64_t *changed);
+slp_err ps_undo_fixcol(const ps_undo_t *u, int s, int64_t lo, int64_t hi);
+slp_err ps_undo_singleton(const ps_undo_t *u, int s, int64_t lo, int64_t hi);
+
+/* The reductions in the order a round runs them (presolve_table.c). A row's pass (NULL:
+ * none) runs once per round; its stage (STAGE_NONE: it records none of its own, e.g. it
+ * fixes columns, which STAGE_FIXCOL undoes) is undone by its undo (NULL: nothing to undo,
+ * e.g. an empty row's dual is 0). Every STAGE_ kind has exactly one row with an undo or
+ * none needed. Adding a reduction: its file, a STAGE_ value if it records a new kind of
+ * stage, and one row here. */
+typedef slp_err (*ps_pass_fn)(ps_ctx_t *x, int64_t *changed);
+typedef slp_err (*ps_undo_fn)(const ps_undo_t *u, int s, int64_t lo, int64_t hi);
+typedef struct ps_reduction {
+    const char *name;
+    ps_pass_fn pass;
+    int stage;
+    ps_undo_fn undo;
+} ps_reduction_t;
+extern const ps_reduction_t ps_reductions[];
+extern const int ps_reduction_count;
 
 #endif

@@ -488,7 +488,7 @@ static slp_err merge(ps_ctx_t *x, const lines_t *ln, parallel_rec_t *v, int64_t 
     return SLP_OK;
 }
 
-slp_err ps_pass_parallel(ps_ctx_t *x, int rows, int64_t *changed)
+static slp_err pass_parallel(ps_ctx_t *x, int rows, int64_t *changed)
 {
     slp_local_problem_t *lp = x->lp;
     lines_t ln = lines_of(x, rows);
@@ -593,18 +593,32 @@ static slp_err split_stage(slp_grid_t *grid, const slp_presolve_t *p, int s, slp
     return SLP_OK;
 }
 
+slp_err ps_pass_parallel_columns(ps_ctx_t *x, int64_t *changed)
+{
+    return pass_parallel(x, 0, changed);
+}
+
+slp_err ps_pass_parallel_rows(ps_ctx_t *x, int64_t *changed)
+{
+    return pass_parallel(x, 1, changed);
+}
+
 /* Undo a STAGE_PARALLEL stage: x' split; the removed column's reduced cost is that of a
  * removed column (c_k - A_k^T y over its entries recorded in [lo, hi)). */
-slp_err ps_undo_parallel(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo,
-                         int64_t hi, double *xv, double *z, const double *y, double *cb)
+slp_err ps_undo_parallel(const ps_undo_t *u, int s, int64_t lo, int64_t hi)
 {
+    slp_grid_t *grid = u->grid;
+    const slp_presolve_t *p = u->p;
+    double *xv = u->x, *z = u->z, *cb = u->cb;
+    const double *y = u->y;
     SLP_CALL(split_stage(grid, p, s, grid->row_comm, p->col_lo, xv, cb, split_column));
     return ps_undo_removed_costs(grid, p, s, lo, hi, z, y, cb);
 }
 
 /* Undo a STAGE_DUPROW stage: the merged row's dual goes to the row whose bound held. */
-slp_err ps_undo_duplicate_rows(slp_grid_t *grid, const slp_presolve_t *p, int s, double *y,
-                               double *rb)
+slp_err ps_undo_duplicate_rows(const ps_undo_t *u, int s, int64_t lo, int64_t hi)
 {
-    return split_stage(grid, p, s, grid->col_comm, p->row_lo, y, rb, split_row);
+    (void)lo, (void)hi; /* a duplicate row leaves no entries in the record */
+    return split_stage(u->grid, u->p, s, u->grid->col_comm, u->p->row_lo, u->y, u->rb,
+                       split_row);
 }

@@ -203,9 +203,11 @@ slp_err ps_pass_activity(ps_ctx_t *x, int64_t *changed)
  * (at its lower bound max(0, max_j z_j / a_ij)), the smallest move that gives every
  * forced column's reduced cost the sign of the bound it sits at; then z_j -= a_ij y_i.
  * Redundant rows of the stage keep y_i = 0. rb holds 2 m values. */
-slp_err ps_undo_forcing(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo, int64_t hi,
-                        double *z, double *y, double *cb, double *rb)
+slp_err ps_undo_forcing(const ps_undo_t *u, int s, int64_t lo, int64_t hi)
 {
+    slp_grid_t *grid = u->grid;
+    const slp_presolve_t *p = u->p;
+    double *z = u->z, *y = u->y, *cb = u->cb, *rb = u->rb;
     int64_t n = p->n_loc, m = p->m_loc;
     double *up = rb, *down = rb + m; /* max of -z/a (upper rows), of z/a (lower rows) */
     memset(rb, 0, 2 * (size_t)m * sizeof(double));

@@ -169,9 +169,12 @@ static double slack_value(const slack_rec_t *k, double r, double y)
 /* Undo a slack stage: r_i from the row's copied entries (summed over row_comm), then
  * x_s and z_s = -a y_i from the holder (each summed over col_comm). The row's dual is
  * final already: the row was kept at this stage. */
-slp_err ps_undo_slack(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo, int64_t hi,
-                      double *xv, double *z, const double *y, double *cb, double *rb)
+slp_err ps_undo_slack(const ps_undo_t *u, int s, int64_t lo, int64_t hi)
 {
+    slp_grid_t *grid = u->grid;
+    const slp_presolve_t *p = u->p;
+    double *xv = u->x, *z = u->z, *cb = u->cb, *rb = u->rb;
+    const double *y = u->y;
     int64_t n = p->n_loc, m = p->m_loc;
     memset(rb, 0, (size_t)m * sizeof(double));
     for (int64_t e = lo; e < hi; e++)

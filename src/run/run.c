@@ -11,7 +11,7 @@
 #include "grid/distribute.h"
 #include "io/input_format.h"
 #include "io/out_file.h"
-#include "presolve/pipeline.h"
+#include "verdict/pipeline.h"
 #include "run/run_input.h"
 #include "run/run_output.h"
 #include "run/run_vectors.h"
@@ -196,7 +196,7 @@ static slp_err solve(run_t *r, slp_run_output_t *out)
 }
 
 /* After an agreed failure: the lowest rank whose message describes its own failure
- * (messages that only say "failed on rank k (see its message)" defer to that rank),
+ * (a message that only points at another rank's, slp_error_origin() >= 0, defers to it),
  * else the lowest rank with any message; its message is broadcast so that every
  * rank reports the same line. Collective. */
 static int share_failure(slp_err rc)
@@ -205,7 +205,7 @@ static int share_failure(slp_err rc)
     char msg[1024];
     snprintf(msg, sizeof msg, "%s", slp_error_message());
     int rank = slp_comm_rank(world);
-    double pick[2] = {msg[0] && !strstr(msg, "(see its message)") ? (double)rank : 1e300,
+    double pick[2] = {msg[0] && slp_error_origin() < 0 ? (double)rank : 1e300,
                       msg[0] ? (double)rank : 1e300};
     if (slp_comm_min(world, pick, 2) != SLP_OK)
         return rank;
@@ -294,6 +294,11 @@ slp_err slp_run(const slp_run_options_t *opt, const slp_run_input_t *in,
         rc = slp_comm_agree(r.grid->world, slp_run_gather(r.grid, &r.lp, &out->result, gather));
     fill_output(&r, out);
     if (rc != SLP_OK) {
+        /* where the failure travelled (SLP_CALL's file:line), in a verbose run's log only:
+         * the error itself stays one line */
+        if (slp_error_trace_text()[0])
+            slp_log_verbose("error trace (rank %d): %s\n", slp_comm_rank(slp_comm_world()),
+                            slp_error_trace_text());
         out->error_rank = share_failure(rc);
         if (r.log_file) /* a caller reading only the log (PuLP) sees why the run failed */
             fprintf(r.log_file, "ERROR: %s\n", slp_error_message());

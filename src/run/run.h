@@ -1,7 +1,7 @@
 /* The run layer: one solve from input to output, used by `shardlp solve`, the C API
  * and (through it) Python. Input is an MPS file, a shard directory or a model in
  * memory on rank 0; then grid, backend, presolve, solve, verification and recovery
- * (presolve/pipeline.h), and the outputs the options name (--sol, --out, --json),
+ * (verdict/pipeline.h), and the outputs the options name (--sol, --out, --json),
  * plus whole vectors gathered to rank 0 or this rank's slices for a caller in
  * memory. docs/design.md describes the layers. Collective over the world. */
 #ifndef SLP_RUN_H

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # No source file includes a header of a higher layer: the order is the "layers:" line
 # of docs/design.md section 8 (lowest first). Also: source comments cite the
-# repository's own docs, not the ALGORITHM/DESIGN pages of ../shared.
+# repository's own docs, not the ALGORITHM/DESIGN pages of ../shared; and no cycle in the
+# file graph (includes and calls) of src/presolve/.
 # Usage: layering.sh BUILD/shardlp REPO SHARED
 set -uo pipefail
 REPO=$(readlink -f "$2")
@@ -23,6 +24,8 @@ for dir in */; do
         fi
     done < <(grep -rnoE '^#include "[a-z_]+/' "$dir" | sed -E 's/#include "([a-z_]+)\//\1/')
 done
+# No cycle among presolve's files (docs/presolve.md, "Code").
+python3 "$REPO/tests/lib/file_cycles.py" "$REPO/src/presolve" || fails=$((fails + 1))
 if grep -rnE '(ALGORITHM|DESIGN)\.md' "$REPO/src" "$REPO/include" "$REPO/python/shardlp"; then
     echo "FAIL: comments above cite ../shared's pages; cite docs/algorithm.md / docs/design.md"
     fails=$((fails + 1))

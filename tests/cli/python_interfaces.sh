@@ -3,8 +3,8 @@
 # command, and the docs examples.
 # Usage: python_interfaces.sh BUILD/shardlp REPO SHARED
 # Creates (once) a virtual environment in the build directory with what the tests
-# need, installs ./python into it, points the package at BUILD/libshardlp.so and
-# runs pytest on python/tests. Exit status: pytest's.
+# need, puts the tree's python/ on PYTHONPATH, points the package at BUILD/libshardlp.so
+# and runs pytest on python/tests. Exit status: pytest's.
 set -euo pipefail
 BIN=$(readlink -f "$1"); REPO=$(readlink -f "$2"); SHARED=$(readlink -f "$3")
 BUILD=$(dirname "$BIN")
@@ -19,8 +19,9 @@ if [ ! -x "$PY" ] || ! "$PY" -c "import numpy, scipy, pytest, pulp, pyomo, highs
     "$PY" -m pip install -q --disable-pip-version-check numpy scipy pytest "pulp>=2.7,<4" \
         "pyomo>=6.4" highspy cvxpy linopy matplotlib mpi4py
 fi
-# A fresh copy of the package every run (the tree may have changed).
-"$PY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$REPO/python"
+# The package from the tree as it is (PYTHONPATH) with the build's library: building a
+# wheel is the packaging test's job (tests/cli/python_package.sh, make test-packaging).
+export PYTHONPATH="$REPO/python${PYTHONPATH:+:$PYTHONPATH}"
 export SHARDLP_LIB="$LIB" SHARDLP_BIN="$BIN" SHARDLP_SHARED="$SHARED" SHARDLP_REPO="$REPO"
 cd "$BUILD"
 "$PY" -m pytest -q -p no:cacheprovider -c "$REPO/python/tests/pytest.ini" "$REPO/python/tests"

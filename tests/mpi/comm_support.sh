@@ -70,7 +70,9 @@ if [ -x "$UNIT" ]; then
     done
 fi
 
+source "$ROOT/tests/lib/corpus.sh"
 for name in netlib/afiro netlib/sc50b netlib/share2b netlib/blend kennington/osa-07; do
+    need "$SHARED/lp/$name.mps.gz" || continue
     for grid in 1x4 2x2; do
         check_pair "$name $grid" "$SHARED/lp/$name.mps.gz" "$grid" 0
     done

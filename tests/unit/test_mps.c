@@ -127,13 +127,14 @@ static void test_corpus_sizes(void)
      * files up to that many nonzeros: under ASan the whole corpus takes minutes. */
     const char *cap_text = getenv("SLP_TEST_MAX_NNZ");
     long long cap = cap_text ? atoll(cap_text) : 0;
-    int skipped = 0;
+    int skipped = 0, listed = 0;
     while (fgets(line, sizeof line, f)) {
         char name[256], file[512];
         long long rows, cols, nnz;
         if (sscanf(line, "%255[^\t]\t%511[^\t]\t%lld\t%lld\t%lld", name, file, &rows, &cols, &nnz) !=
             5)
             continue;
+        listed++;
         if (cap > 0 && nnz > cap) {
             skipped++;
             continue;
@@ -158,8 +159,11 @@ static void test_corpus_sizes(void)
     }
     slp_log_set_printing(1);
     fclose(f);
-    CHECK(files + skipped >= 233 && files >= 1, "read %d corpus files (%d skipped by size), "
-          "INDEX.tsv lists 233", files, skipped);
+    /* every file INDEX.tsv lists: the full corpus's 233, or the suite's own copy's */
+    CHECK(files + skipped == listed && files >= 1, "read %d corpus files (%d skipped by size), "
+          "INDEX.tsv lists %d", files, skipped, listed);
+    if (listed < 233)
+        check_note_skip("the full corpus's other files: its INDEX.tsv lists 233");
     printf("corpus: %d files read, slowest %s in %.3f s\n", files, slowest_name, slowest);
 }
 
@@ -788,7 +792,8 @@ static void test_round_trip(void)
     for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
         char path[1200];
         snprintf(path, sizeof path, "%s/%s", shared_dir, files[k]);
-        round_trip(path, tmpdir, k % 2 ? ".out.mps" : ".out.mps.gz", 1);
+        if (check_need_file(path))
+            round_trip(path, tmpdir, k % 2 ? ".out.mps" : ".out.mps.gz", 1);
     }
     /* forplan: names with blanks are replaced, everything else identical */
     char path[1200];

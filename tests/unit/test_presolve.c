@@ -19,13 +19,13 @@
 #include "check/check.h"
 #include "core/log.h"
 #include "core/model.h"
-#include "presolve/pipeline.h"
+#include "verdict/pipeline.h"
 #include "grid/comm.h"
 #include "grid/distribute.h"
 #include "grid/grid.h"
 #include "io/mps.h"
 #include "presolve/presolve.h"
-#include "presolve/verify.h"
+#include "verdict/verify.h"
 #include "solver/solver.h"
 
 #define SOLVE_TOL 1e-8
@@ -883,7 +883,7 @@ static void test_extra(const char *shared)
     }
 }
 
-/* The verification at the checks (src/presolve/verify.c): a point that fails is
+/* The verification at the checks (src/verdict/verify.c): a point that fails is
  * rejected until the solve has run as many iterations again as at the first failure
  * (at least the floor a retry is given), then accepted unverified (the verdict's
  * retries take over); a point that verifies is accepted at once. Hand-solved:

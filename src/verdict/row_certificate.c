@@ -6,7 +6,7 @@
  * gives y = +e_i the same way. Presolve's bounds may have been tightened by earlier
  * reductions, so the ray is evaluated on the original block and kept only when it
  * proves the claim there. Collective; nothing is gathered. */
-#include "presolve/row_certificate.h"
+#include "verdict/row_certificate.h"
 
 #include <float.h>
 #include <math.h>

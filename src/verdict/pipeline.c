@@ -18,15 +18,15 @@
  * the solve, or, for shard input, the block read again when a step first needs it
  * (slp_original_source_t).
  * Collective over the grid. */
-#include "presolve/pipeline.h"
+#include "verdict/pipeline.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "presolve/verify.h"
+#include "verdict/verify.h"
 #include "check/check_grid.h"
-#include "presolve/row_certificate.h"
+#include "verdict/row_certificate.h"
 #include "core/log.h"
 #include "core/timer.h"
 #include "grid/comm.h"

@@ -1,6 +1,6 @@
 /* The verification of an optimum on the original model (docs/statuses.md, step 4 and
  * "Verified at the check"). */
-#include "presolve/verify.h"
+#include "verdict/verify.h"
 
 #include <math.h>
 #include <stdio.h>
