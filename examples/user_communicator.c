@@ -22,13 +22,21 @@ int main(int argc, char **argv)
     shardlp_info info = {0};
     if (!failed && shardlp_rank() == 0) /* the problem is read on the group's rank 0 */
         failed = shardlp_problem_read(argv[1], &lp) != SHARDLP_OK;
+    if (failed && argc >= 2 && shardlp_rank() == 0)
+        fprintf(stderr, "rank %d: %s\n", rank, shardlp_last_error());
+    /* The solve is collective over the group: every rank of it calls shardlp_solve or
+     * none does, so a failure before it (a missing file on rank 0) is agreed first. */
+    int any_failed = failed;
+    MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, half);
+    int read_failed = any_failed;
+    failed = any_failed;
     shardlp_settings *set = NULL;
     if (!failed)
         failed = shardlp_settings_create(&set) != SHARDLP_OK ||
                  shardlp_set_option(set, "tol", "1e-8") != SHARDLP_OK ||
                  shardlp_solve(lp, set, &info, NULL, NULL, NULL, NULL) != SHARDLP_OK;
     shardlp_settings_destroy(&set);
-    if (failed)
+    if (failed && !read_failed)
         fprintf(stderr, "rank %d: %s\n", rank, shardlp_last_error());
     shardlp_problem_destroy(&lp);
     int group_ranks = shardlp_ranks();

@@ -30,7 +30,7 @@
 extern "C" {
 #endif
 
-#define SHARDLP_API_VERSION 2
+#define SHARDLP_API_VERSION 3 /* 3: SHARDLP_NOT_SOLVED is the zero status */
 
 /* The call failed (mirrors the library's internal codes). */
 typedef enum {
@@ -43,16 +43,19 @@ typedef enum {
     SHARDLP_ERR_UNSUPPORTED = 6 /* feature not built or not available in this build */
 } shardlp_error;
 
-/* What the solve found (not an error). Values match `shardlp solve --json`. */
+/* What the solve found (not an error); the names in quotes are `shardlp solve --json`'s.
+ * The zero value says that no solve filled the struct (a failed call, a zeroed struct):
+ * it never reads as a result. */
 typedef enum {
-    SHARDLP_OPTIMAL = 0,           /* "optimal": all three tolerances met */
-    SHARDLP_PRIMAL_INFEASIBLE = 1, /* "primal_infeasible": a dual ray proves it */
-    SHARDLP_DUAL_INFEASIBLE = 2,   /* "dual_infeasible": unbounded (a primal ray) */
-    SHARDLP_TIME_LIMIT = 3,        /* "time_limit": best iterate returned */
-    SHARDLP_ITERATION_LIMIT = 4,   /* "iteration_limit": best iterate returned */
-    SHARDLP_NUMERICAL_ERROR = 5,   /* "numerical_error" */
-    SHARDLP_INTERRUPTED = 6,       /* "interrupted" */
-    SHARDLP_INFEASIBLE_OR_UNBOUNDED = 7 /* "infeasible_or_unbounded": an unbounded direction
+    SHARDLP_NOT_SOLVED = 0,        /* "not_solved": no solve filled this (an error, or none ran) */
+    SHARDLP_OPTIMAL = 1,           /* "optimal": all three tolerances met */
+    SHARDLP_PRIMAL_INFEASIBLE = 2, /* "primal_infeasible": a dual ray proves it */
+    SHARDLP_DUAL_INFEASIBLE = 3,   /* "dual_infeasible": unbounded (a primal ray) */
+    SHARDLP_TIME_LIMIT = 4,        /* "time_limit": best iterate returned */
+    SHARDLP_ITERATION_LIMIT = 5,   /* "iteration_limit": best iterate returned */
+    SHARDLP_NUMERICAL_ERROR = 6,   /* "numerical_error" */
+    SHARDLP_INTERRUPTED = 7,       /* "interrupted" */
+    SHARDLP_INFEASIBLE_OR_UNBOUNDED = 8 /* "infeasible_or_unbounded": an unbounded direction
                                        * exists but primal feasibility is undecided */
 } shardlp_status;
 

@@ -9,6 +9,7 @@ from ._solve_hooks import log_setup, run_with_hooks, use_communicator
 from .settings import Settings
 
 STATUS_NAMES = (
+    "not_solved",  # 0: no solve filled the result (shardlp.h SHARDLP_NOT_SOLVED)
     "optimal",
     "primal_infeasible",
     "dual_infeasible",
@@ -234,7 +235,8 @@ class Model:
               comm=None, **options):
         """Solve and return a Result. tol: relative tolerance of the primal and dual
         residuals and the gap. time_limit: seconds. threads: CPU threads (None: all).
-        x0 / y0: a warm start for this solve (see set_warm_start). verbose: the log
+        x0 / y0: a warm start for this solve only (set_warm_start sets one that lasts
+        for the following solves; this call's replaces it for this call). verbose: the log
         (True, or 2 for every check) printed through sys.stdout; log_callback(text)
         receives it instead. callback(info): called at every check with a dict
         (iteration, seconds, objective, dual_objective, the residuals, primal_weight,
@@ -250,8 +252,19 @@ class Model:
             options["comm"] = comm
         else:
             use_communicator(comm)
+        lasting = None
         if x0 is not None or y0 is not None:
+            lasting = (self._x0, self._y0)  # set_warm_start's, back after this call
             self.set_warm_start(x0, y0)
+        try:
+            return self._solve(tol, time_limit, threads, iter_limit, verbose, presolve,
+                               polish, callback, log_callback, options)
+        finally:
+            if lasting is not None:
+                self.set_warm_start(*lasting)
+
+    def _solve(self, tol, time_limit, threads, iter_limit, verbose, presolve, polish, callback,
+               log_callback, options):
         log, verbosity = log_setup(verbose, log_callback)
         s = Settings(tol=tol, time_limit=time_limit, threads=threads, iter_limit=iter_limit,
                      verbosity=verbosity, presolve=presolve, polish=polish, **options)

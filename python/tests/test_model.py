@@ -127,6 +127,14 @@ def test_warm_start_from_solution(shared):
         assert warm.iterations <= cold.iterations
     with pytest.raises(ValueError, match="x0"):
         model.solve(x0=np.zeros(model.n + 1))
+    # a solve's x0 / y0 apply to that call only; set_warm_start's last
+    again = model.solve(tol=1e-8)
+    assert not again.warm_started and again.iterations == cold.iterations
+    model.set_warm_start(cold.x, cold.y)
+    assert model.solve(tol=1e-8).warm_started == warm.warm_started
+    model.solve(tol=1e-8, x0=np.zeros(model.n))  # this call's start only
+    assert model.solve(tol=1e-8).warm_started == warm.warm_started  # the lasting one again
+    model.set_warm_start(None, None)
 
 
 def test_names_from_mps(shared):

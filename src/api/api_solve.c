@@ -44,10 +44,17 @@ void shardlp_finalize(void)
 int shardlp_rank(void) { return slp_comm_rank(slp_comm_world()); }
 int shardlp_ranks(void) { return slp_comm_size(slp_comm_world()); }
 const char *shardlp_last_error(void) { return slp_error_message(); }
-const char *shardlp_status_name(shardlp_status status) { return slp_status_name((slp_status)status); }
+const char *shardlp_status_name(shardlp_status status)
+{
+    if (status == SHARDLP_NOT_SOLVED)
+        return "not_solved";
+    return slp_status_name((slp_status)(status - SHARDLP_OPTIMAL));
+}
 const char *shardlp_status_highs_name(shardlp_status status)
 {
-    return slp_status_highs_name((slp_status)status);
+    if (status == SHARDLP_NOT_SOLVED)
+        return "Not Set"; /* HiGHS's model status before a run */
+    return slp_status_highs_name((slp_status)(status - SHARDLP_OPTIMAL));
 }
 const char *shardlp_version(void) { return SLP_VERSION; }
 
@@ -60,10 +67,15 @@ static slp_err settings_or_default(const shardlp_settings *in, slp_run_options_t
     return SLP_OK;
 }
 
+_Static_assert(SHARDLP_OPTIMAL + SLP_STATUS_INFEASIBLE_OR_UNBOUNDED ==
+                   SHARDLP_INFEASIBLE_OR_UNBOUNDED,
+               "shardlp_status lists the run layer's statuses in their order");
+
 static void fill_info(const slp_run_output_t *out, shardlp_info *info)
 {
     const slp_result_t *r = &out->result;
-    info->status = (shardlp_status)r->status;
+    /* the run layer's statuses in their order, after SHARDLP_NOT_SOLVED */
+    info->status = (shardlp_status)(SHARDLP_OPTIMAL + (int)r->status);
     info->objective = r->objective;
     info->dual_objective = r->dual_objective;
     info->rel_primal_residual = r->rel_primal_residual;

@@ -102,14 +102,20 @@ static slp_err singleton_rows(ps_ctx_t *x, int paper, int kind, int64_t *changed
 }
 
 
-/* The paper's rows (lc = uc = 0, one nonzero) fix their column at 0; the columns whose
- * bounds met are removed. */
-slp_err ps_pass_paper(ps_ctx_t *x, int64_t *changed)
+/* Singleton rows (paper: only the lc = uc = 0 ones) become bounds, then the columns whose
+ * bounds met are removed, counted under `kind`. */
+static slp_err singletons_then_fixed(ps_ctx_t *x, int paper, int kind, int64_t *changed)
 {
-    SLP_CALL(singleton_rows(x, 1, SLP_PRESOLVE_PAPER, changed));
+    SLP_CALL(singleton_rows(x, paper, kind, changed));
     if (x->status >= 0)
         return SLP_OK;
-    return ps_pass_fixcol(x, SLP_PRESOLVE_PAPER, x->col_mark, changed);
+    return ps_pass_fixcol(x, kind, x->col_mark, changed);
+}
+
+/* The paper's rows (lc = uc = 0, one nonzero) fix their column at 0. */
+slp_err ps_pass_paper(ps_ctx_t *x, int64_t *changed)
+{
+    return singletons_then_fixed(x, 1, SLP_PRESOLVE_PAPER, changed);
 }
 
 /* Columns with lv = uv. */
@@ -118,13 +124,10 @@ slp_err ps_pass_fixed(ps_ctx_t *x, int64_t *changed)
     return ps_pass_fixcol(x, SLP_PRESOLVE_FIXED, NULL, changed);
 }
 
-/* Singleton rows become bounds; the columns whose bounds met are removed. */
+/* Singleton rows become bounds on their variable. */
 slp_err ps_pass_singleton(ps_ctx_t *x, int64_t *changed)
 {
-    SLP_CALL(singleton_rows(x, 0, SLP_PRESOLVE_SINGLETON, changed));
-    if (x->status >= 0)
-        return SLP_OK;
-    return ps_pass_fixcol(x, SLP_PRESOLVE_SINGLETON, x->col_mark, changed);
+    return singletons_then_fixed(x, 0, SLP_PRESOLVE_SINGLETON, changed);
 }
 
 /* Rows without entries: 0 must lie in [lc, uc] (up to a tolerance), then the

@@ -44,7 +44,7 @@ static const slp_option_t TABLE[] = {
      "the R x C with the smallest modelled peak of the largest rank, docs/memory.md)"},
     {"comm", NULL, SLP_OPT_CHOICE, SOLVER(comm_support), 0, 0, "dense|support", NULL,
      "distribution", "PLAN", "communication plan of the products (docs/comm-support.md)"},
-    {"backend", NULL, SLP_OPT_CHOICE, RUN(backend), 0, 0, "cpu|cuda|guarded", NULL,
+    {"backend", NULL, SLP_OPT_CHOICE, RUN(backend), 0, 0, SLP_BACKEND_CHOICES, NULL,
      "distribution", "KIND",
      "where each rank computes (guarded: the CPU's arithmetic on memory host code cannot "
      "touch, docs/gpu.md)"},
@@ -117,7 +117,7 @@ static const slp_option_t TABLE[] = {
     {"checkpoint-every", NULL, SLP_OPT_REAL, RUN(checkpoint_every), 1e-300, BIG, NULL, NULL,
      "reliability", "SEC", "seconds between checkpoints"},
     {"resume", NULL, SLP_OPT_PATH, RUN(resume_dir), 0, 0, NULL, NULL, "reliability", "DIR",
-     "continue from the checkpoint in DIR (same model, grid, options)"},
+     "continue from the checkpoint in DIR (same model, grid, options); none there yet: a cold start"},
     /* input */
     {"model-file", NULL, SLP_OPT_PATH, RUN(model_path), 0, 0, NULL, NULL, "input", "FILE",
      "the model (the same as the first argument)"},

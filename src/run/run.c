@@ -147,8 +147,10 @@ static slp_err load(run_t *r)
 
 static const char *backend_name(const slp_run_options_t *o)
 {
-    static const char *names[] = {"cpu", "cuda", "guarded"};
-    return names[o->backend];
+    static char name[32]; /* the option's choice text (SLP_BACKEND_CHOICES) */
+    if (slp_option_get(o, "backend", name, sizeof name) != SLP_OK)
+        snprintf(name, sizeof name, "?");
+    return name;
 }
 
 static slp_err create_backend(const run_t *r, slp_backend_t **be)

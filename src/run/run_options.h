@@ -11,6 +11,9 @@
 #include "solver/settings.h"
 
 typedef enum { SLP_BACKEND_CPU = 0, SLP_BACKEND_CUDA = 1, SLP_BACKEND_GUARDED = 2 } slp_backend_kind;
+/* The backends' names in the enum's order: the one spelling (the option table's choices,
+ * the log and the JSON summary read it). */
+#define SLP_BACKEND_CHOICES "cpu|cuda|guarded"
 
 typedef struct slp_run_options {
     slp_settings_t solver;  /* the method's settings (defaults: slp_settings_default) */

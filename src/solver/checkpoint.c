@@ -338,8 +338,10 @@ static slp_err check_rank_header(slp_pdhg_t *s, const char *path, const int64_t 
         return slp_error(SLP_ERR_INPUT, "%s: checkpoint was written for a different model, grid "
                          "cut or scaling options", path);
     if (hi[HI_eval_freq] != s->set->eval_freq)
-        return slp_error(SLP_ERR_INPUT, "%s: checkpoint was written with --eval-freq %lld, this "
-                         "run uses %d", path, (long long)hi[HI_eval_freq], s->set->eval_freq);
+        return slp_error(SLP_ERR_INPUT, "%s: checkpoint was written with checks every %lld "
+                         "iterations, this run checks every %d (eval_freq, whose default "
+                         "follows the tolerance: resume with the same tol and eval_freq)",
+                         path, (long long)hi[HI_eval_freq], s->set->eval_freq);
     return SLP_OK;
 }
 
@@ -411,6 +413,22 @@ slp_err slp_checkpoint_resume(slp_pdhg_t *s, slp_loop_t *loop, double *elapsed)
     if (!cfg.resume_dir)
         return SLP_OK;
     slp_comm_t *world = s->grid->world;
+    /* No checkpoint yet (no directory, or one without a manifest): a cold start, so that
+     * one job line serves the first run and every requeue (docs/reliability.md). Every
+     * rank looks; they must see the same. */
+    char *manifest = slp_path_join(cfg.resume_dir, CKPT_MANIFEST);
+    SLP_CALL(slp_comm_agree(world, manifest ? SLP_OK : SLP_ERR_NOMEM));
+    double seen[2] = {access(manifest, F_OK) == 0 ? 1.0 : 0.0, 0.0};
+    seen[1] = 1.0 - seen[0];
+    free(manifest);
+    SLP_CALL(slp_comm_max(world, seen, 2));
+    if (seen[0] > 0.0 && seen[1] > 0.0)
+        return slp_error(SLP_ERR_IO, "%s: some ranks see a checkpoint there and others do not "
+                         "(not a shared directory?)", cfg.resume_dir);
+    if (seen[0] == 0.0) {
+        slp_log("Resume: %s holds no checkpoint yet; starting cold\n", cfg.resume_dir);
+        return SLP_OK;
+    }
     int gen = 0;
     long long seq = 0;
     /* Every rank reads the same small manifest: same answer everywhere. */

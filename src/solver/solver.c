@@ -1,12 +1,16 @@
-/* The r2HPDHG main loop (docs/algorithm.md sections 3-6), distributed over the grid.
+/* One solve of the r2HPDHG method (docs/algorithm.md sections 3-6), distributed over the
+ * grid: this file sets the solver up and runs its main loop; the rest of the method is
+ * in the files beside it.
  *
- * Table of contents:
- *   setup        preprocess, norms, scaling, device copies, sigma_max (Lanczos)
- *   slp_pdhg_iterate      one reflected-Halpern PDHG step (two products, two fused passes)
- *   slp_pdhg_measure      fixed-point error, residuals and objectives at a check
- *   terminate    the termination tests in both forms
- *   restart      restart criteria and the PID primal weight
- *   (solution.c  the solution slices in original units)
+ *   solver.c      setup (preprocess, norms, scaling, device copies, sigma_max), the main
+ *                 loop and its checks (status, time limit, the caller's acceptance,
+ *                 progress, polishing and checkpoint calls), the result
+ *   pdhg_step.c   one reflected-Halpern PDHG step and the measures at a check
+ *   termination.c the termination and infeasibility tests in both forms
+ *   restart.c     restart criteria and the PID primal weight
+ *   step_boost.c, polish.c, checkpoint.c  the main loop's add-ons
+ *   state.c       the per-rank state vectors; solution.c  the solution in original units
+ *   scaling.c, sigma_max.c  scaling and the step-size estimate
  */
 #include "solver/solver.h"
 

@@ -4,6 +4,8 @@
 #     --resume, ends with the uninterrupted run's status, objective (1e-9 relative) and
 #     total iteration count;
 #  2. a deterministic variant: stop at --iter-limit after checkpoints, resume, same result;
+#     and one job line (--checkpoint D --resume D) that starts cold on an empty D and
+#     resumes on the next run;
 #  3. corrupted or mismatched checkpoints are refused with a clear message, non-zero exit.
 # Expected values come from the uninterrupted run of the same binary on the same shards
 # (the method is deterministic for a fixed grid).
@@ -62,6 +64,18 @@ timeout 120 "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" -
 timeout 120 "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" --resume "$T/ck2" \
   --json resumed2.json || fail "resume after the iteration limit"
 same_result ref.json resumed2.json || fail "resumed (iteration limit) differs"
+
+# 2b. One job line for the first run and every requeue: --resume DIR on a directory with
+#     no checkpoint yet starts cold; the same line then resumes what the first left.
+JOB=(--checkpoint "$T/ck3" --resume "$T/ck3" --checkpoint-every 1e-9)
+timeout 120 "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" --tol 1e-6 "${JOB[@]}" \
+  --iter-limit 1000 --json first.json > first.log 2>&1 || fail "first run of the job line: $(tail -2 first.log)"
+grep -q "holds no checkpoint yet; starting cold" first.log || fail "no cold start: $(head -5 first.log)"
+[ "$(field first.json status)" = iteration_limit ] || fail "first run status"
+timeout 120 "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" --tol 1e-6 "${JOB[@]}" \
+  --json second.json > second.log 2>&1 || fail "requeued run of the job line"
+grep -q "^Resumed from" second.log || fail "the requeued run did not resume"
+same_result ref.json second.json || fail "cold start then resume differs from the uninterrupted run"
 
 # 3. Refusals: each must fail fast with a one-line message naming the problem.
 expect_refusal() { # pattern, then the command

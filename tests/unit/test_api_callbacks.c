@@ -56,6 +56,13 @@ int main(int argc, char **argv)
     CHECK(shardlp_set_log_callback(settings, on_log, &log) == SHARDLP_OK, "log callback");
     CHECK(shardlp_set_progress_callback(settings, on_progress, &all) == SHARDLP_OK, "progress");
     shardlp_info info;
+    /* an info no solve filled never reads as a result (API version 3) */
+    memset(&info, 0, sizeof info);
+    CHECK(info.status == SHARDLP_NOT_SOLVED && !strcmp(shardlp_status_name(info.status),
+                                                       "not_solved"), "zero status");
+    CHECK(!strcmp(shardlp_status_name(SHARDLP_OPTIMAL), "optimal") &&
+              !strcmp(shardlp_status_name(SHARDLP_INFEASIBLE_OR_UNBOUNDED),
+                      "infeasible_or_unbounded"), "status names");
     CHECK(shardlp_solve(problem, settings, &info, NULL, NULL, NULL, NULL) == SHARDLP_OK,
           "solve: %s", shardlp_last_error());
     CHECK(info.status == SHARDLP_OPTIMAL, "status %d", (int)info.status);
