@@ -112,6 +112,13 @@ def test_duplicates_are_summed():
     assert res.optimal and abs(res.objective + 4) < 1e-6  # x = 0, y = 4
 
 
+def test_library_messages_name_options():
+    # options named as Python and options files spell them, not as CLI flags
+    model = shardlp.Model([1.0], sp.csc_matrix([[1.0]]), lc=[1.0], uc=[2.0])
+    with pytest.raises(shardlp.InputError, match="comm_lib = nccl needs backend = cuda"):
+        model.solve(comm_lib="nccl")
+
+
 def test_infeasible_status():
     res = shardlp.Model([1.0], sp.csc_matrix([[1.0]]), lc=[2.0], uc=[3.0], lv=0, uv=1).solve(
         tol=1e-8, time_limit=30)

@@ -77,12 +77,12 @@ static slp_err choose_kind(slp_grid_t *grid, slp_backend_t *be, slp_comm_plan_t 
     }
     if (!nccl_built)
         return slp_error(SLP_ERR_UNSUPPORTED,
-                         "--comm-lib nccl: this shardlp was built without NCCL; use --comm-lib mpi");
+                         "comm_lib = nccl: this shardlp was built without NCCL; use comm_lib = mpi");
     if (!cuda)
-        return slp_error(SLP_ERR_INPUT, "--comm-lib nccl needs --backend cuda");
+        return slp_error(SLP_ERR_INPUT, "comm_lib = nccl needs backend = cuda");
     if (slp_plan_is_support(plan))
-        return slp_error(SLP_ERR_UNSUPPORTED, "--comm-lib nccl runs the dense plan only; use "
-                                              "--comm dense, or --comm-lib mpi for --comm support");
+        return slp_error(SLP_ERR_UNSUPPORTED, "comm_lib = nccl runs the dense plan only; use "
+                                              "comm = dense, or comm_lib = mpi for comm = support");
     if (!own_gpu)
         return slp_error(SLP_ERR_INPUT,
                          "--comm-lib nccl needs one GPU per rank (%d ranks on this node, %d "

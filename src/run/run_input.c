@@ -20,7 +20,7 @@ slp_err slp_run_grid(const slp_run_options_t *o, slp_grid_t **grid)
     int P = slp_comm_size(slp_comm_world()), R = o->grid[0], C = o->grid[1];
     if (R > 0 && C > 0) {
         if ((long)R * C != P)
-            return slp_error(SLP_ERR_INPUT, "--grid %dx%d needs %ld ranks but the job has %d "
+            return slp_error(SLP_ERR_INPUT, "grid = %dx%d needs %ld ranks but the job has %d "
                              "(run with mpirun -np %ld)", R, C, (long)R * C, P, (long)R * C);
     } else {
         slp_grid_default_shape(P, &R, &C);
@@ -34,7 +34,7 @@ slp_err slp_run_shard_grid(const char *dir, const slp_run_options_t *o,
     SLP_CALL(slp_shard_read_manifest_all(dir, man));
     int R = o->grid[0], C = o->grid[1];
     if (R > 0 && (R != man->R || C != man->C))
-        return slp_error(SLP_ERR_INPUT, "%s: the shards are cut for a %dx%d grid, not --grid %dx%d",
+        return slp_error(SLP_ERR_INPUT, "%s: the shards are cut for a %dx%d grid, not grid = %dx%d",
                          dir, man->R, man->C, R, C);
     return slp_grid_create(man->R, man->C, grid);
 }

@@ -106,7 +106,7 @@ sys.exit(0 if good and warm["iterations"] < cold["iterations"] else 1)
 PY
 "$BIN" gen qap --size 4 --grid 1x1 --out "$T/q.shards" --quiet
 "$BIN" solve "$T/q.shards" --quiet --start "$T/cold.sol" 2>"$T/s.err"; rc=$?
-[ $rc -ne 0 ] && grep -q "start needs a model file" "$T/s.err" && ok "--start on shards refused" ||
+[ $rc -ne 0 ] && grep -q -- "--start FILE needs a model file" "$T/s.err" && ok "--start on shards refused" ||
     bad "--start on shards: rc $rc $(cat "$T/s.err")"
 
 # 7.

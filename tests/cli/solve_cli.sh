@@ -133,5 +133,10 @@ expect_error "unwritable solution" "cannot" -- "$BIN" solve "$SHARED/lp/netlib/a
 printf 'LP\nROWS\n N obj\n L c1\nCOLUMNS\n x obj 1 c1 1\nRHS\n rhs c1 1\nBOUNDS\n UP bnd x -5\n LO bnd x 3\nENDATA\n' > "$TMP/inconsistent.mps"
 expect_error "inconsistent bounds" "inconsistent.mps" -- "$BIN" solve "$TMP/inconsistent.mps"
 
+# The library names options as options files, the C API and Python do (comm_lib = nccl);
+# the command line's error line spells them as it takes them (docs/cli.md).
+expect_error "nccl without cuda" "--comm-lib nccl needs --backend cuda" -- "$BIN" solve "$SHARED/lp/netlib/afiro.mps.gz" --comm-lib nccl
+expect_error "grid named as an option" "--grid 2x2 needs 4 ranks" -- "$BIN" solve "$SHARED/lp/netlib/afiro.mps.gz" --grid 2x2
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
