@@ -8,37 +8,37 @@
 static char error_text[1024];
 static int error_origin = -1;
 
-static void record(const char *fmt, va_list ap)
+/* The first failure's message (one line) and whose failure it describes (-1: this
+ * process's own); a later message is dropped while one is set. */
+static slp_err record(slp_err code, int origin, const char *fmt, va_list ap)
 {
+    if (error_text[0] != '\0')
+        return code;
     vsnprintf(error_text, sizeof error_text, fmt, ap);
     /* Keep the message on one line whatever the caller passed. */
     for (char *p = error_text; *p; p++)
         if (*p == '\n' || *p == '\r')
             *p = ' ';
+    error_origin = origin;
+    return code;
 }
 
 slp_err slp_error(slp_err code, const char *fmt, ...)
 {
-    if (error_text[0] == '\0') {
-        va_list ap;
-        va_start(ap, fmt);
-        record(fmt, ap);
-        va_end(ap);
-        error_origin = -1;
-    }
-    return code;
+    va_list ap;
+    va_start(ap, fmt);
+    slp_err rc = record(code, -1, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 slp_err slp_error_on_rank(slp_err code, int rank, const char *fmt, ...)
 {
-    if (error_text[0] == '\0') {
-        va_list ap;
-        va_start(ap, fmt);
-        record(fmt, ap);
-        va_end(ap);
-        error_origin = rank;
-    }
-    return code;
+    va_list ap;
+    va_start(ap, fmt);
+    slp_err rc = record(code, rank, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 int slp_error_origin(void) { return error_text[0] ? error_origin : -1; }

@@ -141,7 +141,8 @@ slp_err slp_integer_rule(int64_t integer_columns, const char *source, int relax)
     if (!relax)
         return slp_error(SLP_ERR_INPUT,
                          "%s: the model has %lld integer column%s; shardlp solves linear programs; "
-                         "set relax (--relax; HiGHS: solve_relaxation=true; Python: relax=True) to solve the LP relaxation",
+                         "set relax (--relax; HiGHS: solve_relaxation=true; Python: relax=True) "
+                         "to solve the LP relaxation",
                          source, (long long)integer_columns, integer_columns == 1 ? "" : "s");
     slp_log("%s: solving the LP relaxation (%lld integer column%s relaxed to continuous)\n", source,
             (long long)integer_columns, integer_columns == 1 ? "" : "s");

@@ -234,9 +234,9 @@ static void key_of(const char *path, file_key_t *k)
 {
     struct stat st;
     memset(k, 0, sizeof *k);
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-        return; /* a device or FIFO (/dev/null for two outputs) is written through: no key */
     if (stat(path, &st) == 0) {
+        if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+            return; /* a device or FIFO (/dev/null for two outputs) is written through: no key */
         k->exists = 1;
         k->dev = st.st_dev;
         k->ino = st.st_ino;

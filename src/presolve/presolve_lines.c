@@ -49,22 +49,22 @@ static slp_err singleton_rows(ps_ctx_t *x, int paper, int kind, int64_t *changed
     }
     SLP_CALL(slp_comm_sum_i64(x->grid->row_comm, x->rcnt, m));
     SLP_CALL(ps_bounds_reset(x));
-    for (int64_t i = 0; i < m; i++) {
-        if (x->rcnt[i] != 1 || a->row_ptr[i + 1] - a->row_ptr[i] != 1)
-            continue;
-        int64_t k = a->row_ptr[i];
-        double lo, hi;
-        implied_bounds(lp->lc[i], lp->uc[i], a->val[k], &lo, &hi);
-        ps_bound_propose(x, a->col_idx[k], lo, hi);
-    }
-    SLP_CALL(slp_max_over_col(x->grid, x->cbuf, 2 * n));
-    for (int64_t i = 0; i < m; i++) {
-        if (x->rcnt[i] != 1 || a->row_ptr[i + 1] - a->row_ptr[i] != 1)
-            continue;
-        int64_t k = a->row_ptr[i];
-        double lo, hi;
-        implied_bounds(lp->lc[i], lp->uc[i], a->val[k], &lo, &hi);
-        ps_bound_source(x, a->col_idx[k], lo, hi, (double)(lp->row_lo + i));
+    /* pass 0 proposes each row's bounds (the strictest kept over col_comm), pass 1 names
+     * the row that set each bound */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int64_t i = 0; i < m; i++) {
+            if (x->rcnt[i] != 1 || a->row_ptr[i + 1] - a->row_ptr[i] != 1)
+                continue;
+            int64_t k = a->row_ptr[i];
+            double lo, hi;
+            implied_bounds(lp->lc[i], lp->uc[i], a->val[k], &lo, &hi);
+            if (pass == 0)
+                ps_bound_propose(x, a->col_idx[k], lo, hi);
+            else
+                ps_bound_source(x, a->col_idx[k], lo, hi, (double)(lp->row_lo + i));
+        }
+        if (pass == 0)
+            SLP_CALL(slp_max_over_col(x->grid, x->cbuf, 2 * n));
     }
     double crossed = 0.0, tightened = 0.0;
     SLP_CALL(ps_bounds_apply(x, &crossed, &tightened));

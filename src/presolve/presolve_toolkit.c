@@ -1,7 +1,8 @@
 /* Presolve's toolkit (presolve_internal.h): the reductions over the grid, the counts,
- * the record (its growth, and its packed form while the solve runs), the block's compaction, the proposals of column bounds, the
- * removal of fixed columns and the cost update every pass uses. It calls no pass and no
- * driver: the passes sit on it (docs/presolve.md). */
+ * the record (its growth, and its packed form while the solve runs), the block's
+ * compaction, the proposals of column bounds, the removal of fixed columns and the cost
+ * update every pass uses. It calls no pass and no driver: the passes sit on it
+ * (docs/presolve.md). */
 #include "presolve/presolve_internal.h"
 
 #include <float.h>

@@ -117,7 +117,8 @@ static const slp_option_t TABLE[] = {
     {"checkpoint-every", NULL, SLP_OPT_REAL, RUN(checkpoint_every), 1e-300, BIG, NULL, NULL,
      "reliability", "SEC", "seconds between checkpoints"},
     {"resume", NULL, SLP_OPT_PATH, RUN(resume_dir), 0, 0, NULL, NULL, "reliability", "DIR",
-     "continue from the checkpoint in DIR (same model, grid, options); none there yet: a cold start"},
+     "continue from the checkpoint in DIR (same model, grid, options); none there yet: "
+     "a cold start"},
     /* input */
     {"model-file", NULL, SLP_OPT_PATH, RUN(model_path), 0, 0, NULL, NULL, "input", "FILE",
      "the model (the same as the first argument)"},

@@ -262,8 +262,8 @@ slp_err slp_run(const slp_run_options_t *opt, const slp_run_input_t *in,
         rc = r.sharded ? slp_run_shard_grid(in->path, opt, &r.manifest, &r.grid)
                        : slp_run_grid(opt, &r.grid);
     if (rc == SLP_OK && r.sharded && opt->start_path)
-        rc = slp_error(SLP_ERR_UNSUPPORTED, "%s: start = FILE needs a model file; a shard directory "
-                       "has no warm start from a text solution yet", in->path);
+        rc = slp_error(SLP_ERR_UNSUPPORTED, "%s: start = FILE needs a model file; a shard "
+                       "directory has no warm start from a text solution yet", in->path);
     if (rc == SLP_OK && r.sharded)
         rc = slp_run_check_memory(in->path, opt->mem_limit, &r.manifest, r.grid);
     if (rc == SLP_OK)

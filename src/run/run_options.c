@@ -263,7 +263,8 @@ double slp_run_tolerance(const slp_run_options_t *o)
 slp_err slp_run_options_validate(const slp_run_options_t *o)
 {
     if ((o->checkpoint_dir || o->resume_dir) && o->solver.polish)
-        return slp_error(SLP_ERR_INPUT, "checkpoint = DIR / resume = DIR do not support polish = on yet");
+        return slp_error(SLP_ERR_INPUT,
+                         "checkpoint = DIR / resume = DIR do not support polish = on yet");
     if (o->solver.comm_lib == SLP_COMM_LIB_NCCL && o->backend != SLP_BACKEND_CUDA)
         return slp_error(SLP_ERR_INPUT, "comm_lib = nccl needs backend = cuda");
     return SLP_OK;

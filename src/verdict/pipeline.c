@@ -35,22 +35,29 @@
 #define SLP_RETRIES 2                /* warm-started retries of a failed verification */
 #define SLP_RETRY_FACTOR 0.01        /* each retry's tolerance: the last one's x this */
 
-/* A result for a status decided before any iteration. */
-static slp_err decided_result(const slp_local_problem_t *lp, int status, slp_result_t *result)
+/* A zeroed result with x, rc (n) and y, ax (m) allocated and zero. */
+static slp_err alloc_point(int64_t n, int64_t m, slp_result_t *result)
 {
     memset(result, 0, sizeof *result);
-    result->status = (slp_status)status;
-    result->objective = result->dual_objective = NAN;
-    result->rel_primal_residual = result->rel_dual_residual = result->rel_gap = NAN;
-    result->abs_primal_residual = result->abs_dual_residual = result->abs_gap = NAN;
-    result->x = slp_calloc((size_t)lp->n_loc + 1, sizeof(double));
-    result->rc = slp_calloc((size_t)lp->n_loc + 1, sizeof(double));
-    result->y = slp_calloc((size_t)lp->m_loc + 1, sizeof(double));
-    result->ax = slp_calloc((size_t)lp->m_loc + 1, sizeof(double));
+    result->x = slp_calloc((size_t)n + 1, sizeof(double));
+    result->rc = slp_calloc((size_t)n + 1, sizeof(double));
+    result->y = slp_calloc((size_t)m + 1, sizeof(double));
+    result->ax = slp_calloc((size_t)m + 1, sizeof(double));
     if (!result->x || !result->rc || !result->y || !result->ax) {
         slp_result_free(result);
         return SLP_ERR_NOMEM;
     }
+    return SLP_OK;
+}
+
+/* A result for a status decided before any iteration. */
+static slp_err decided_result(const slp_local_problem_t *lp, int status, slp_result_t *result)
+{
+    SLP_CALL(alloc_point(lp->n_loc, lp->m_loc, result));
+    result->status = (slp_status)status;
+    result->objective = result->dual_objective = NAN;
+    result->rel_primal_residual = result->rel_dual_residual = result->rel_gap = NAN;
+    result->abs_primal_residual = result->abs_dual_residual = result->abs_gap = NAN;
     return SLP_OK;
 }
 
@@ -71,14 +78,21 @@ static slp_err agreed_elapsed(slp_grid_t *grid, double t_start, double *elapsed)
 }
 
 /* Settings for a solve after presolve or a follow-up solve: the time left of the user's
- * limit, the same on every rank. Collective. */
+ * limit after `elapsed` (agreed) seconds. */
+static slp_settings_t time_left(const slp_settings_t *settings, double elapsed)
+{
+    slp_settings_t set = *settings;
+    set.time_limit = fmax(0.0, settings->time_limit - elapsed);
+    return set;
+}
+
+/* time_left at the agreed elapsed time, the same on every rank. Collective. */
 static slp_err follow_up(slp_grid_t *grid, const slp_settings_t *settings, double t_start,
                          slp_settings_t *set)
 {
     double elapsed = 0.0;
     SLP_CALL(agreed_elapsed(grid, t_start, &elapsed));
-    *set = *settings;
-    set->time_limit = fmax(0.0, settings->time_limit - elapsed);
+    *set = time_left(settings, elapsed);
     return SLP_OK;
 }
 
@@ -116,18 +130,17 @@ static slp_err original_get(slp_grid_t *grid, original_t *o, const slp_local_pro
     return SLP_OK;
 }
 
+/* Whether presolve removed any row, column or entry (its reductions then stand between
+ * the solver's vectors and the original model's). */
+static int presolve_removed(const slp_presolve_stats_t *stats)
+{
+    return stats->total.rows + stats->total.cols + stats->total.nnz > 0;
+}
+
 /* A copy of the reduced problem's x, rc, y, ax (for a second recovery). */
 static slp_err copy_point(const slp_result_t *from, int64_t n, int64_t m, slp_result_t *to)
 {
-    memset(to, 0, sizeof *to);
-    to->x = slp_calloc((size_t)n + 1, sizeof(double));
-    to->rc = slp_calloc((size_t)n + 1, sizeof(double));
-    to->y = slp_calloc((size_t)m + 1, sizeof(double));
-    to->ax = slp_calloc((size_t)m + 1, sizeof(double));
-    if (!to->x || !to->rc || !to->y || !to->ax) {
-        slp_result_free(to);
-        return SLP_ERR_NOMEM;
-    }
+    SLP_CALL(alloc_point(n, m, to));
     memcpy(to->x, from->x, (size_t)n * sizeof(double));
     memcpy(to->rc, from->rc, (size_t)n * sizeof(double));
     memcpy(to->y, from->y, (size_t)m * sizeof(double));
@@ -219,8 +232,7 @@ static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, original_t *be
         rc = slp_comm_agree(grid->world, copy_point(result, lp->n_loc, lp->m_loc, &reduced));
     if (rc == SLP_OK && decided < 0)
         rc = slp_comm_agree(grid->world, slp_presolve_recover(grid, pre, given, result));
-    int removed = stats->total.rows + stats->total.cols + stats->total.nnz > 0;
-    if (rc == SLP_OK && decided < 0 && (removed || *unbounded_cols > 0)) {
+    if (rc == SLP_OK && decided < 0 && (presolve_removed(stats) || *unbounded_cols > 0)) {
         free(result->ray_x);
         free(result->ray_y);
         result->ray_x = result->ray_y = NULL;
@@ -381,13 +393,12 @@ static slp_err certify_infeasible(slp_grid_t *grid, const slp_local_problem_t *o
             return SLP_OK;
         }
     }
-    slp_settings_t set;
-    SLP_CALL(follow_up(grid, settings, t_start, &set));
-    set.presolve = 0;
     /* Bounded also without a user's limit: 10 s plus twice the (agreed) time spent so
      * far (docs/statuses.md). */
     double elapsed = 0.0;
     SLP_CALL(agreed_elapsed(grid, t_start, &elapsed));
+    slp_settings_t set = time_left(settings, elapsed);
+    set.presolve = 0;
     set.time_limit = fmin(set.time_limit, 10.0 + 2.0 * elapsed);
     slp_result_t cert;
     /* A Farkas ray does not involve the objective; with c = 0 the solve cannot end
@@ -605,7 +616,7 @@ slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
     int64_t unbounded_cols = 0;
     slp_err rc = attempt(grid, lp, &orig, settings, t_start, inputs ? inputs : &NO_INPUTS,
                          settings, 0, be, result, stats, &unbounded_cols);
-    int reduced = stats->total.rows + stats->total.cols + stats->total.nnz > 0 || unbounded_cols > 0;
+    int reduced = presolve_removed(stats) || unbounded_cols > 0;
     if (rc == SLP_OK)
         rc = verdict(grid, &orig, settings, t_start, stats, unbounded_cols, reduced, 1, be,
                      result);
