@@ -57,7 +57,7 @@ test-asan: deps
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	rm -f $(ASAN_BUILD)/skipped.log
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 SLP_TEST_MAX_NNZ=20000 ctest --output-on-failure -j $(JOBS) -L unit
-	for g in 2x2 1x4; do ASAN_OPTIONS=detect_leaks=0 SLP_TEST_MAX_NNZ=20000 $(MPIRUN) -np 4 \
+	for g in 2x2 1x4; do ASAN_OPTIONS=detect_leaks=0 SLP_TEST_MAX_NNZ=20000 OMPI_MCA_pml=ob1 $(MPIRUN) -np 4 \
 	    -x SLP_SKIP_LOG=$(abspath $(ASAN_BUILD))/skipped.log $(ASAN_BUILD)/test_presolve $(CORPUS) . $$g > $(ASAN_BUILD)/presolve_$$g.log 2>&1 \
 	    || { cat $(ASAN_BUILD)/presolve_$$g.log; exit 1; }; tail -1 $(ASAN_BUILD)/presolve_$$g.log; done
 

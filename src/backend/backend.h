@@ -166,6 +166,11 @@ struct slp_backend {
     void (*col_check)(slp_backend_t *be, const slp_col_check_args *args, double out[SLP_COL_COUNT]);
     void (*row_check)(slp_backend_t *be, const slp_row_check_args *args, double out[SLP_ROW_COUNT]);
 
+    /* After each window of iterations (and its check), with the seconds it took: a
+     * backend may size its work for the next (the CPU's thread governor,
+     * backend/cpu/cpu_threads.h). NULL: nothing to do. */
+    void (*window_done)(slp_backend_t *be, int64_t iterations, double seconds);
+
     void (*destroy)(slp_backend_t *be);
 };
 

@@ -5,6 +5,7 @@
  * 2: bad input (options, unreadable or malformed model or solution). */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "check/check.h"
 #include "check/check_shards.h"
 #include "io/json_out.h"
+#include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "grid/comm.h"
 #include "core/error.h"
@@ -21,6 +23,7 @@
 #include "io/solution_text.h"
 
 typedef struct {
+    const char *paths[2]; /* MODEL, SOLUTION as given */
     const char *model_path;
     const char *solution_path;
     const char *json_path;
@@ -28,93 +31,52 @@ typedef struct {
     int quiet;
 } check_options_t;
 
-static void print_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: shardlp check MODEL SOLUTION [--tol EPS] [--json FILE] [--quiet]\n"
-            "\n"
-            "Checks SOLUTION against MODEL in original coordinates (long-double sums):\n"
-            "variable-bound and row feasibility, stationarity c - A^T y - z (each normwise\n"
-            "and worst coordinatewise-normalised), row-dual and reduced-cost sign\n"
-            "admissibility, and the relative primal-dual objective gap (docs/checker.md).\n"
-            "\n"
-            "  MODEL       an MPS file (.mps or .mps.gz), or a shard directory (then SOLUTION\n"
-            "              must be a sharded solution: checked block by block)\n"
-            "  SOLUTION    a text solution as written by `shardlp solve --sol` (HiGHS raw style),\n"
-            "              or a sharded solution directory (`shardlp solve --out DIR`)\n"
-            "  --tol EPS   pass when all nine values are finite and <= EPS (default 1e-6)\n"
-            "  --json FILE write the nine values, their maximum and the verdict as JSON\n"
-            "  --quiet     print only the verdict line\n"
-            "\n"
-            "Exit status: 0 pass, 1 fail, 2 bad input.\n");
-}
+#define OPT(field) offsetof(check_options_t, field)
+static const cli_option_t OPTIONS[] = {
+    {"--tol", CLI_REAL, OPT(tol), 0, 1e300, NULL, "EPS",
+     "pass when all nine values are finite and <= EPS (default 1e-6)"},
+    {"--json", CLI_TEXT, OPT(json_path), 0, 0, NULL, "FILE",
+     "write the nine values, their maximum and the verdict as JSON"},
+    {"--quiet", CLI_FLAG, OPT(quiet), 0, 0, NULL, NULL, "print only the verdict line"},
+};
 
-/* Value of an option given as "--opt VALUE" or "--opt=VALUE". */
-static int option_value(int argc, char **argv, int *k, const char *opt, const char **value)
-{
-    size_t len = strlen(opt);
-    if (strncmp(argv[*k], opt, len))
-        return 0;
-    if (argv[*k][len] == '=') {
-        *value = argv[*k] + len + 1;
-        return 1;
-    }
-    if (argv[*k][len] != '\0')
-        return 0;
-    if (*k + 1 >= argc) {
-        *value = NULL;
-        return 1;
-    }
-    *value = argv[++*k];
-    return 1;
-}
+static const cli_command_t COMMAND = {
+    .name = "check",
+    .usage = "check MODEL SOLUTION [--tol EPS] [--json FILE] [--quiet]",
+    .about = "Checks SOLUTION against MODEL in original coordinates (long-double sums):\n"
+             "variable-bound and row feasibility, stationarity c - A^T y - z (each normwise\n"
+             "and worst coordinatewise-normalised), row-dual and reduced-cost sign\n"
+             "admissibility, and the relative primal-dual objective gap (docs/checker.md).\n"
+             "\n"
+             "  MODEL       an MPS or LP file (any compression), or a shard directory (then\n"
+             "              SOLUTION must be a sharded solution: checked block by block)\n"
+             "  SOLUTION    a text solution as written by `shardlp solve --sol` (HiGHS raw\n"
+             "              style), or a sharded solution directory (`shardlp solve --out DIR`)",
+    .options = OPTIONS,
+    .option_count = sizeof OPTIONS / sizeof OPTIONS[0],
+    .positional_offset = OPT(paths),
+    .positional_max = 2,
+    .footer = "Exit status: 0 pass, 1 fail, 2 bad input.",
+};
 
 /* 0 ok, 2 error (message printed), -1 help printed. */
 static int parse_options(int argc, char **argv, check_options_t *o)
 {
     *o = (check_options_t){.tol = 1e-6};
-    for (int k = 1; k < argc; k++) {
-        const char *v = NULL;
-        if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
-            print_usage(stdout);
-            return -1;
-        } else if (!strcmp(argv[k], "--quiet")) {
-            o->quiet = 1;
-        } else if (option_value(argc, argv, &k, "--tol", &v)) {
-            char *end;
-            if (!v || !*v) {
-                slp_cli_error("check: --tol needs a value");
-                return 2;
-            }
-            errno = 0;
-            double t = strtod(v, &end);
-            if (*end || errno || !isfinite(t) || t < 0) {
-                slp_cli_error("check: --tol '%s' is not a finite number >= 0", v);
-                return 2;
-            }
-            o->tol = t;
-        } else if (option_value(argc, argv, &k, "--json", &v)) {
-            if (!v || !*v) {
-                slp_cli_error("check: --json needs a file name");
-                return 2;
-            }
-            o->json_path = v;
-        } else if (argv[k][0] == '-' && argv[k][1] != '\0') {
-            slp_cli_error("check: unknown option '%s' (see shardlp check --help)", argv[k]);
-            return 2;
-        } else if (!o->model_path) {
-            o->model_path = argv[k];
-        } else if (!o->solution_path) {
-            o->solution_path = argv[k];
-        } else {
-            slp_cli_error("check: unexpected argument '%s'", argv[k]);
-            return 2;
-        }
+    int help = 0;
+    slp_err rc = slp_cli_parse(&COMMAND, argc, argv, o, &help);
+    if (rc == SLP_OK && help) {
+        slp_cli_print_help(&COMMAND, stdout);
+        return -1;
     }
-    if (!o->model_path || !o->solution_path) {
-        slp_cli_error("check: needs MODEL and SOLUTION (see shardlp check --help)");
+    if (rc == SLP_OK && (!o->paths[0] || !o->paths[1]))
+        rc = slp_error(SLP_ERR_INPUT, "check: needs MODEL and SOLUTION (see shardlp check --help)");
+    if (rc != SLP_OK) {
+        slp_cli_error("%s", slp_error_message());
         return 2;
     }
+    o->model_path = o->paths[0];
+    o->solution_path = o->paths[1];
     return 0;
 }
 

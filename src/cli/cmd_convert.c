@@ -2,11 +2,13 @@
  * IN: an MPS or LP file in any compression, or a shard directory; OUT: FILE.mps,
  * FILE.mps.gz, FILE.lp, or a shard directory. In one process, in memory: for models
  * that fit one machine (`shardlp shard` streams large MPS files into shards). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "core/log.h"
 #include "grid/grid.h"
@@ -15,20 +17,33 @@
 #include "io/mps.h"
 #include "shard/shard.h"
 
-static void print_usage(void)
-{
-    printf("usage: shardlp convert IN OUT [--grid RxC] [--relax] [--quiet]\n"
-           "\n"
-           "Convert a model between MPS, CPLEX LP and shard directories (docs/cli.md).\n"
-           "IN: an MPS or LP file (plain, gzip, bzip2 or xz) or a shard directory.\n"
-           "OUT: NAME.mps or NAME.mps.gz (free MPS that HiGHS, Clp and GLPK read), NAME.lp,\n"
-           "or any other name: a shard directory.\n"
-           "\n"
-           "  --grid RxC   grid of a shard directory written (default 1x1)\n"
-           "  --relax      integer columns become continuous; without it a model with integer\n"
-           "               columns can be written as MPS or LP (markers kept) but not as shards\n"
-           "  --quiet\n");
-}
+typedef struct {
+    const char *paths[2]; /* IN, OUT */
+    const char *grid;
+    int relax, quiet;
+} convert_options_t;
+
+#define OPT(field) offsetof(convert_options_t, field)
+static const cli_option_t OPTIONS[] = {
+    {"--grid", CLI_TEXT, OPT(grid), 0, 0, NULL, "RxC", "grid of a shard directory written (default 1x1)"},
+    {"--relax", CLI_FLAG, OPT(relax), 0, 0, NULL, NULL,
+     "integer columns become continuous; without it a model with integer\n"
+     "columns can be written as MPS or LP (markers kept) but not as shards"},
+    {"--quiet", CLI_FLAG, OPT(quiet), 0, 0, NULL, NULL, "no log line"},
+};
+
+static const cli_command_t COMMAND = {
+    .name = "convert",
+    .usage = "convert IN OUT [--grid RxC] [--relax] [--quiet]",
+    .about = "Convert a model between MPS, CPLEX LP and shard directories (docs/cli.md).\n"
+             "IN: an MPS or LP file (plain, gzip, bzip2 or xz) or a shard directory.\n"
+             "OUT: NAME.mps or NAME.mps.gz (free MPS that HiGHS, Clp and GLPK read), NAME.lp,\n"
+             "or any other name: a shard directory.",
+    .options = OPTIONS,
+    .option_count = sizeof OPTIONS / sizeof OPTIONS[0],
+    .positional_offset = OPT(paths),
+    .positional_max = 2,
+};
 
 typedef enum { OUT_MPS, OUT_LP, OUT_SHARDS } out_kind;
 
@@ -78,35 +93,21 @@ static slp_err convert(const char *in, const char *out, int R, int C, int relax)
 
 int slp_cmd_convert(int argc, char **argv)
 {
-    const char *in = NULL, *out = NULL;
-    int R = 1, C = 1, relax = 0;
-    slp_err rc = SLP_OK;
-    for (int k = 1; k < argc && rc == SLP_OK; k++) {
-        const char *a = argv[k];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            print_usage();
-            return 0;
-        } else if (!strcmp(a, "--grid") && k + 1 < argc) {
-            rc = slp_grid_parse(argv[++k], &R, &C);
-        } else if (!strcmp(a, "--relax")) {
-            relax = 1;
-        } else if (!strcmp(a, "--quiet")) {
-            slp_log_set_level(SLP_LOG_QUIET);
-        } else if (a[0] == '-' && a[1] == '-') {
-            rc = slp_error(SLP_ERR_INPUT, "unknown option %s (see shardlp convert --help)", a);
-        } else if (!in) {
-            in = a;
-        } else if (!out) {
-            out = a;
-        } else {
-            rc = slp_error(SLP_ERR_INPUT, "unexpected argument '%s' (usage: shardlp convert IN OUT)",
-                           a);
-        }
+    convert_options_t o = {{NULL, NULL}, NULL, 0, 0};
+    int help = 0, R = 1, C = 1;
+    slp_err rc = slp_cli_parse(&COMMAND, argc, argv, &o, &help);
+    if (rc == SLP_OK && help) {
+        slp_cli_print_help(&COMMAND, stdout);
+        return 0;
     }
-    if (rc == SLP_OK && (!in || !out))
-        rc = slp_error(SLP_ERR_INPUT, "usage: shardlp convert IN OUT [--grid RxC] [--relax]");
+    if (rc == SLP_OK && (!o.paths[0] || !o.paths[1]))
+        rc = slp_error(SLP_ERR_INPUT, "convert: needs IN and OUT (usage: shardlp %s)", COMMAND.usage);
+    if (rc == SLP_OK && o.grid)
+        rc = slp_grid_parse(o.grid, &R, &C);
+    if (rc == SLP_OK && o.quiet)
+        slp_log_set_level(SLP_LOG_QUIET);
     if (rc == SLP_OK)
-        rc = convert(in, out, R, C, relax);
+        rc = convert(o.paths[0], o.paths[1], R, C, o.relax);
     if (rc != SLP_OK) {
         slp_cli_error("%s", slp_error_message());
         return rc == SLP_ERR_INPUT || rc == SLP_ERR_IO ? 1 : 2;

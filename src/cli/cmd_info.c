@@ -4,10 +4,12 @@
  * their modelled peaks). With --verify
  * every file is read and checked; under MPI each rank reads only its own block and
  * slices (collective read, the same path as the solver's). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "core/local_problem.h"
 #include "grid/comm.h"
@@ -16,20 +18,32 @@
 #include "plan/plan_model_shards.h"
 #include "shard/shard.h"
 
-static void print_usage(void)
-{
-    printf("usage: shardlp info SHARDS [--verify]\n"
-           "\n"
-           "Describe a shard directory: grid, nonzeros per block, max/mean imbalance, bytes per\n"
-           "rank (matrix, vectors) and the modelled communication per iteration of the dense\n"
-           "and the support-aware plan (logical scalar-hops, docs/comm-support.md; from the\n"
-           "stored matrix: the solver's --json numbers are after presolve).\n"
-           "  --verify   read every file and check sizes, headers and checksums; under MPI\n"
-           "             (mpirun -np R*C) each rank reads only its own block and slices\n"
-           "Without --verify it also lists every grid of R*C ranks with the modelled peak\n"
-           "of its largest rank (docs/memory.md \"The model\"), the one `shard --grid auto\n"
-           "--ranks R*C` would pick marked.\n");
-}
+typedef struct {
+    const char *dir;
+    int verify;
+} info_options_t;
+
+static const cli_option_t OPTIONS[] = {
+    {"--verify", CLI_FLAG, offsetof(info_options_t, verify), 0, 0, NULL, NULL,
+     "read every file and check sizes, headers and checksums; under MPI\n"
+     "(mpirun -np R*C) each rank reads only its own block and slices"},
+};
+
+static const cli_command_t COMMAND = {
+    .name = "info",
+    .usage = "info SHARDS [--verify]",
+    .about = "Describe a shard directory: grid, nonzeros per block, max/mean imbalance, bytes per\n"
+             "rank (matrix, vectors) and the modelled communication per iteration of the dense\n"
+             "and the support-aware plan (logical scalar-hops, docs/comm-support.md; from the\n"
+             "stored matrix: the solver's --json numbers are after presolve).",
+    .options = OPTIONS,
+    .option_count = sizeof OPTIONS / sizeof OPTIONS[0],
+    .positional_offset = offsetof(info_options_t, dir),
+    .positional_max = 1,
+    .footer = "Without --verify it also lists every grid of R*C ranks with the modelled peak\n"
+              "of its largest rank (docs/memory.md \"The model\"), the one `shard --grid auto\n"
+              "--ranks R*C` would pick marked.",
+};
 
 static void print_summary(const char *dir, const slp_shard_manifest_t *man,
                           const slp_plan_model_t *model)
@@ -153,30 +167,21 @@ static slp_err verify_own_names(const char *dir, const slp_shard_manifest_t *man
 
 int slp_cmd_info(int argc, char **argv)
 {
-    const char *dir = NULL;
-    int verify = 0;
-    slp_err rc = SLP_OK;
-    for (int k = 1; k < argc && rc == SLP_OK; k++) {
-        const char *a = argv[k];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            print_usage();
-            return 0;
-        } else if (!strcmp(a, "--verify")) {
-            verify = 1;
-        } else if (a[0] == '-' && a[1]) {
-            rc = slp_error(SLP_ERR_INPUT, "unknown option %s (see shardlp info --help)", a);
-        } else if (!dir) {
-            dir = a;
-        } else {
-            rc = slp_error(SLP_ERR_INPUT, "unexpected argument '%s'", a);
-        }
+    info_options_t o = {NULL, 0};
+    int help = 0;
+    slp_err rc = slp_cli_parse(&COMMAND, argc, argv, &o, &help);
+    if (rc == SLP_OK && help) {
+        slp_cli_print_help(&COMMAND, stdout);
+        return 0;
     }
-    if (rc == SLP_OK && !dir)
+    if (rc == SLP_OK && !o.dir)
         rc = slp_error(SLP_ERR_INPUT, "info: no shard directory given (usage: shardlp info DIR)");
     if (rc != SLP_OK) {
         slp_cli_error("%s", slp_error_message());
         return 2;
     }
+    const char *dir = o.dir;
+    int verify = o.verify;
     slp_comm_t *world = slp_comm_world();
     int size = slp_comm_size(world), rank = slp_comm_rank(world);
     slp_shard_manifest_t man;

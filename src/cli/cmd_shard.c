@@ -1,69 +1,89 @@
 /* shardlp shard MODEL --grid RxC|auto --out DIR: the offline converter. In memory for
  * models that fit the budget and for LP files, otherwise two streaming passes of the
  * MPS file with bounded buffers (shard/shard.h). */
-#include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli_args.h"
 #include "cli/commands.h"
-#include "core/parse.h"
 #include "io/input_format.h"
 #include "core/log.h"
 #include "grid/comm.h"
 #include "io/mps.h"
 #include "shard/shard.h"
 
-static void print_usage(void)
-{
-    printf("usage: shardlp shard MODEL.mps[.gz] --grid RxC --out DIR [options]\n"
-           "       shardlp shard MODEL.mps[.gz] --grid auto --ranks P --out DIR\n"
-           "       shardlp shard MODEL.mps[.gz] --grid auto --mem-per-rank BYTES --out DIR\n"
-           "\n"
-           "Convert an MPS model into a shard directory (format version 1, docs/shard-format.md).\n"
-           "Rows and columns are cut into contiguous blocks balanced by nonzeros.\n"
-           "\n"
-           "  --grid RxC|auto       grid shape; auto with --ranks P: the R x C = P whose largest\n"
-           "                        modelled per-rank peak is smallest (ties: fewer hops), the\n"
-           "                        alternatives printed; auto with --mem-per-rank: the fewest\n"
-           "                        ranks whose largest block and slices fit the budget\n"
-           "  --ranks P             rank count for --grid auto\n"
-           "  --mem-per-rank BYTES  per-rank budget for --grid auto (suffixes K, M, G: powers of 1024)\n"
-           "  --mem-budget BYTES    memory for the converter's matrix buffers; given, the bounded\n"
-           "                        two-pass path is used (default: a quarter of physical memory,\n"
-           "                        the in-memory path when the model is estimated to fit)\n"
-           "  --out DIR             output directory (replaced only if empty or a shard directory)\n"
-           "  --relax               accept integer columns as continuous (the LP relaxation);\n"
-           "                        without it a model with integer columns is refused\n"
-           "  --quiet\n");
-}
+typedef struct {
+    const char *model_path;
+    const char *grid, *out_dir;
+    int64_t ranks, mem_per_rank, mem_budget;
+    int relax, quiet;
+} shard_options_t;
 
-/* "123", "64K", "2M", "1G" (powers of 1024). */
-static slp_err parse_bytes(const char *option, const char *text, int64_t *out)
+#define OPT(field) offsetof(shard_options_t, field)
+static const cli_option_t OPTIONS[] = {
+    {"--grid", CLI_TEXT, OPT(grid), 0, 0, NULL, "RxC|auto",
+     "grid shape; auto with --ranks P: the R x C = P whose largest\n"
+     "modelled per-rank peak is smallest (ties: fewer hops), the\n"
+     "alternatives printed; auto with --mem-per-rank: the fewest\n"
+     "ranks whose largest block and slices fit the budget"},
+    {"--ranks", CLI_INT, OPT(ranks), 1, 65536, NULL, "P", "rank count for --grid auto"},
+    {"--mem-per-rank", CLI_BYTES, OPT(mem_per_rank), 0, 0, NULL, "BYTES",
+     "per-rank budget for --grid auto (suffixes K, M, G: powers of 1024)"},
+    {"--mem-budget", CLI_BYTES, OPT(mem_budget), 0, 0, NULL, "BYTES",
+     "memory for the converter's matrix buffers; given, the bounded\n"
+     "two-pass path is used (default: a quarter of physical memory,\n"
+     "the in-memory path when the model is estimated to fit)"},
+    {"--out", CLI_TEXT, OPT(out_dir), 0, 0, NULL, "DIR",
+     "output directory (replaced only if empty or a shard directory)"},
+    {"--relax", CLI_FLAG, OPT(relax), 0, 0, NULL, NULL,
+     "accept integer columns as continuous (the LP relaxation);\n"
+     "without it a model with integer columns is refused"},
+    {"--quiet", CLI_FLAG, OPT(quiet), 0, 0, NULL, NULL, "no log lines"},
+};
+
+static const cli_command_t COMMAND = {
+    .name = "shard",
+    .usage = "shard MODEL --grid RxC --out DIR [options]\n"
+             "shard MODEL --grid auto --ranks P --out DIR\n"
+             "shard MODEL --grid auto --mem-per-rank BYTES --out DIR",
+    .about = "Convert an MPS or LP model into a shard directory (format version 1,\n"
+             "docs/shard-format.md). Rows and columns are cut into contiguous blocks balanced by\n"
+             "nonzeros.",
+    .options = OPTIONS,
+    .option_count = sizeof OPTIONS / sizeof OPTIONS[0],
+    .positional_offset = OPT(model_path),
+    .positional_max = 1,
+};
+
+/* The options read and checked against each other; the grid parsed unless auto. */
+static slp_err read_options(int argc, char **argv, shard_options_t *o, int *help, int *R, int *C)
 {
-    char *end;
-    double v = strtod(text, &end);
-    double mult = 1;
-    if (end != text && *end) {
-        switch (toupper((unsigned char)*end)) {
-        case 'K': mult = 1024.0; break;
-        case 'M': mult = 1024.0 * 1024; break;
-        case 'G': mult = 1024.0 * 1024 * 1024; break;
-        case 'T': mult = 1024.0 * 1024 * 1024 * 1024; break;
-        default: mult = 0; break;
-        }
-        end++;
-        if (*end == 'i' || *end == 'I')
-            end++;
-        if (*end == 'B' || *end == 'b')
-            end++;
-    }
-    if (end == text || *end || mult == 0 || !(v >= 1) || v * mult > 9e18)
-        return slp_error(SLP_ERR_INPUT, "option %s: '%s' is not a positive byte count (e.g. 512M)",
-                         option, text);
-    *out = (int64_t)(v * mult);
+    SLP_CALL(slp_cli_parse(&COMMAND, argc, argv, o, help));
+    if (*help)
+        return SLP_OK;
+    if (!o->model_path)
+        return slp_error(SLP_ERR_INPUT, "shard: no model given (usage: shardlp shard MODEL.mps "
+                         "--grid RxC --out DIR)");
+    if (!o->grid)
+        return slp_error(SLP_ERR_INPUT, "shard: --grid RxC or --grid auto is required");
+    if (!o->out_dir)
+        return slp_error(SLP_ERR_INPUT, "shard: --out DIR is required");
+    int automatic = !strcmp(o->grid, "auto");
+    if (automatic && (o->mem_per_rank == 0) == (o->ranks == 0))
+        return slp_error(SLP_ERR_INPUT, "shard: --grid auto needs --ranks P or --mem-per-rank "
+                         "BYTES (one of them)");
+    if (!automatic && o->ranks > 0)
+        return slp_error(SLP_ERR_INPUT, "shard: --ranks is for --grid auto");
+    if (!automatic)
+        SLP_CALL(slp_grid_parse(o->grid, R, C));
+    if (slp_comm_size(slp_comm_world()) > 1)
+        return slp_error(SLP_ERR_INPUT, "shard is an offline converter: run it as one process");
+    if (o->quiet)
+        slp_log_set_level(SLP_LOG_QUIET);
     return SLP_OK;
 }
 
@@ -85,67 +105,21 @@ static int64_t estimate_model_bytes(const char *path)
 
 int slp_cmd_shard(int argc, char **argv)
 {
-    const char *model_path = NULL, *grid_text = NULL, *out_dir = NULL;
-    int64_t mem_per_rank = 0, mem_budget = 0;
-    int ranks = 0; /* --ranks, for --grid auto */
-    int relax = 0;
-    slp_err rc = SLP_OK;
-    for (int k = 1; k < argc && rc == SLP_OK; k++) {
-        const char *a = argv[k], *value = NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            print_usage();
-            return 0;
-        } else if (!strcmp(a, "--grid")) {
-            rc = slp_option_value(argc, argv, &k, &grid_text);
-        } else if (!strcmp(a, "--out")) {
-            rc = slp_option_value(argc, argv, &k, &out_dir);
-        } else if (!strcmp(a, "--mem-per-rank")) {
-            rc = slp_option_value(argc, argv, &k, &value);
-            if (rc == SLP_OK)
-                rc = parse_bytes(a, value, &mem_per_rank);
-        } else if (!strcmp(a, "--ranks")) {
-            int64_t p = 0;
-            rc = slp_option_value(argc, argv, &k, &value);
-            if (rc == SLP_OK)
-                rc = slp_parse_int64(a, value, 1, 65536, &p);
-            ranks = (int)p;
-        } else if (!strcmp(a, "--mem-budget")) {
-            rc = slp_option_value(argc, argv, &k, &value);
-            if (rc == SLP_OK)
-                rc = parse_bytes(a, value, &mem_budget);
-        } else if (!strcmp(a, "--quiet")) {
-            slp_log_set_level(SLP_LOG_QUIET);
-        } else if (!strcmp(a, "--relax")) {
-            relax = 1;
-        } else if (a[0] == '-' && a[1]) {
-            rc = slp_error(SLP_ERR_INPUT, "unknown option %s (see shardlp shard --help)", a);
-        } else if (!model_path) {
-            model_path = a;
-        } else {
-            rc = slp_error(SLP_ERR_INPUT, "unexpected argument '%s'", a);
-        }
+    shard_options_t o;
+    memset(&o, 0, sizeof o);
+    int help = 0, R = 0, C = 0;
+    slp_err rc = read_options(argc, argv, &o, &help, &R, &C);
+    if (rc == SLP_OK && help) {
+        slp_cli_print_help(&COMMAND, stdout);
+        return 0;
     }
-    if (rc == SLP_OK && !model_path)
-        rc = slp_error(SLP_ERR_INPUT, "shard: no model given (usage: shardlp shard MODEL.mps --grid RxC --out DIR)");
-    if (rc == SLP_OK && !grid_text)
-        rc = slp_error(SLP_ERR_INPUT, "shard: --grid RxC or --grid auto is required");
-    if (rc == SLP_OK && !out_dir)
-        rc = slp_error(SLP_ERR_INPUT, "shard: --out DIR is required");
-    int automatic = grid_text && !strcmp(grid_text, "auto");
-    int R = 0, C = 0;
-    if (rc == SLP_OK && automatic && (mem_per_rank == 0) == (ranks == 0))
-        rc = slp_error(SLP_ERR_INPUT, "shard: --grid auto needs --ranks P or --mem-per-rank BYTES "
-                       "(one of them)");
-    if (rc == SLP_OK && !automatic && ranks > 0)
-        rc = slp_error(SLP_ERR_INPUT, "shard: --ranks is for --grid auto");
-    if (rc == SLP_OK && !automatic)
-        rc = slp_grid_parse(grid_text, &R, &C);
-    if (rc == SLP_OK && slp_comm_size(slp_comm_world()) > 1)
-        rc = slp_error(SLP_ERR_INPUT, "shard is an offline converter: run it as one process");
     if (rc != SLP_OK) {
         slp_cli_error("%s", slp_error_message());
         return 2;
     }
+    const char *model_path = o.model_path, *out_dir = o.out_dir;
+    int automatic = !strcmp(o.grid, "auto"), relax = o.relax, ranks = (int)o.ranks;
+    int64_t mem_per_rank = o.mem_per_rank, mem_budget = o.mem_budget;
 
     int bounded = mem_budget > 0;
     if (!bounded)

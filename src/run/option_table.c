@@ -53,7 +53,8 @@ static const slp_option_t TABLE[] = {
      "library of the products' sums (auto: NCCL for CUDA with one GPU per rank and the dense "
      "plan, else MPI; docs/gpu.md)"},
     {"threads", NULL, SLP_OPT_INT, SOLVER(threads), 0, 4096, NULL, NULL, "distribution", "N",
-     "CPU threads per rank (0: all cores for one rank, 1 per rank under MPI)"},
+     "CPU threads per rank (0: for one rank the CPUs the process may use, fewer while other "
+     "processes hold the cores; 1 per rank under MPI; docs/threads.md)"},
     {"block-copies", NULL, SLP_OPT_CHOICE, SOLVER(block_copies), 0, 0, "auto|one|two", NULL,
      "distribution", "K",
      "CSR copies of each rank's block on the CPU: one serves both products (auto: when one side "

@@ -159,8 +159,10 @@ static slp_err create_backend(const run_t *r, slp_backend_t **be)
         return slp_backend_cuda_create(-1, be);
     /* Under MPI several ranks usually share a node: one thread each unless asked. */
     int threads = r->set.threads;
-    if (threads == 0 && r->grid->size > 1)
+    if (threads == 0 && r->grid->size > 1) {
         threads = 1;
+        slp_log("Threads: 1 per rank (the default under MPI; --threads N sets more)\n");
+    }
     if (r->opt->backend == SLP_BACKEND_GUARDED)
         return slp_backend_guarded_create(threads, be);
     return slp_backend_cpu_create(threads, be);

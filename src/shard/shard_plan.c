@@ -237,7 +237,8 @@ slp_err slp_shard_pick_grid_ranks(const slp_shard_source_t *src, int64_t m, int6
                                   int *nchoices)
 {
     if (P < 1 || P > SLP_MAX_AUTO_RANKS)
-        return slp_error(SLP_ERR_INPUT, "--ranks must be in 1..%d", SLP_MAX_AUTO_RANKS);
+        return slp_error(SLP_ERR_INPUT, "grid auto: %d ranks, the automatic choice takes 1..%d",
+                         P, SLP_MAX_AUTO_RANKS);
     int total = 0, pairs[2 * 512][2];
     for (int d = 1; d <= P && total < 2 * 512; d++)
         if (P % d == 0 && (d <= 1 || d <= m) && (P / d <= 1 || P / d <= n)) {

@@ -32,7 +32,8 @@ enum { HD_fpe0, HD_fpe_last, HD_pid_omega_best, HD_pid_g_best, HD_pid_integral,
 static struct {
     char *dir, *resume_dir;
     double every;
-    double last_saved;  /* agreed elapsed time of the last checkpoint (or of the start) */
+    double last_saved;  /* this run's agreed elapsed time at its last checkpoint (or 0) */
+    double offset;      /* the resumed runs' elapsed time before this one */
     int64_t seq;        /* checkpoints written by this run (continues a resumed run's) */
     int64_t failed;     /* saves that could not be written */
 } cfg;
@@ -56,6 +57,8 @@ void slp_checkpoint_reset(void)
 }
 
 int slp_checkpoint_active(void) { return cfg.dir || cfg.resume_dir; }
+
+int slp_checkpoint_enabled(void) { return cfg.dir != NULL; }
 
 slp_err slp_checkpoint_agree(slp_pdhg_t *s, double local_elapsed, int local_stop, double *elapsed,
                              int *interrupted, int *checkpoint_due)
@@ -223,7 +226,7 @@ static slp_err save_all(slp_pdhg_t *s, const slp_loop_t *loop, double elapsed, i
 slp_err slp_checkpoint_save(slp_pdhg_t *s, const slp_loop_t *loop, double elapsed)
 {
     int gen = (int)(cfg.seq % 2);
-    slp_err rc = save_all(s, loop, elapsed, gen);
+    slp_err rc = save_all(s, loop, cfg.offset + elapsed, gen); /* the files: all runs' time */
     if (rc == SLP_ERR_IO) { /* a full or unwritable disk must not end the solve */
         if (cfg.failed++ == 0)
             slp_warn("checkpoint %lld not written (%s); the solve goes on, the last complete "
@@ -439,7 +442,8 @@ slp_err slp_checkpoint_resume(slp_pdhg_t *s, slp_loop_t *loop, double *elapsed)
     *elapsed = e[0];
     /* Continue the numbering, into the other generation. */
     cfg.seq = seq + 1;
-    cfg.last_saved = *elapsed;
+    cfg.offset = *elapsed;
+    cfg.last_saved = 0.0;
     slp_log("Resumed from %s at iteration %lld (%.1f s into the run)\n", cfg.resume_dir,
             (long long)loop->total, *elapsed);
     return SLP_OK;

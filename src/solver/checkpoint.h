@@ -25,6 +25,8 @@ slp_err slp_checkpoint_configure(const char *dir, double every, const char *resu
 void slp_checkpoint_reset(void);
 /* Whether checkpoints are written or read in this run. */
 int slp_checkpoint_active(void);
+/* Whether checkpoints are written (--checkpoint DIR). */
+int slp_checkpoint_enabled(void);
 
 /* The collective part of a check (one MPI_Allreduce over the world): agrees on the
  * elapsed time (the maximum over ranks, so time-limit decisions match), whether any
@@ -37,7 +39,8 @@ slp_err slp_checkpoint_agree(slp_pdhg_t *s, double local_elapsed, int local_stop
 slp_err slp_checkpoint_save(slp_pdhg_t *s, const slp_loop_t *loop, double elapsed);
 
 /* Collective: when --resume is set, load the state into s and *loop (after setup) and
- * return the elapsed time of the saved run in *elapsed; no-op (elapsed = 0) otherwise. */
+ * return the elapsed time of the saved runs in *elapsed (for the log; the time limit
+ * counts this run's time only, docs/reliability.md); no-op (elapsed = 0) otherwise. */
 slp_err slp_checkpoint_resume(slp_pdhg_t *s, slp_loop_t *loop, double *elapsed);
 
 #endif

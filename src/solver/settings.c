@@ -45,7 +45,7 @@ void slp_settings_default(slp_settings_t *s)
 
 /* The automatic intervals: a loose target's, a tight target's early and late ones and
  * where the late one starts, and the target that divides loose from tight (measured
- * on the corpus at 1e-4 and 1e-8, docs/algorithm.md section 3). */
+ * on the corpus at 1e-4 and 1e-8, docs/method-experiments.md). */
 #define SLP_EVAL_LOOSE 32
 #define SLP_EVAL_TIGHT_EARLY 64
 #define SLP_EVAL_TIGHT_LATE 200

@@ -406,105 +406,119 @@ static int report_progress(const slp_pdhg_t *s, slp_loop_t *loop,
     return s->in->progress(&p, s->in->progress_user) != 0;
 }
 
-/* The iterations, checks and verdicts of one solve. The time limit's clock starts at
- * t_entry (the solver's entry: setup counts). */
-static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result_t *res)
-{
-    const slp_settings_t *set = s->set;
-    double start = t_entry, loop_start = slp_wall_seconds();
+/* What the loop's steps after a window share. */
+typedef struct {
+    slp_pdhg_t *s;
     slp_loop_t loop;
-    slp_loop_init(&loop, s->omega, 1);
-    slp_polish_t *polish = NULL;
-    if (set->polish)
-        SLP_CALL(slp_polish_create(s, &polish));
-    slp_boost_t *boost = NULL;
-    slp_err rc = slp_comm_agree(s->grid->world, slp_boost_create(s, &boost));
-    slp_check_scalars_t chk = {0};
-    int status = -1;
-    /* --resume: the saved state replaces the fresh one; the clock goes on from the
-     * saved run's (checkpoint.c). */
-    double resumed_elapsed = 0.0;
-    if (rc == SLP_OK)
-        rc = slp_checkpoint_resume(s, &loop, &resumed_elapsed);
-    start -= resumed_elapsed;
-    if (rc == SLP_OK) {
-        log_header();
-        trace_row(s->in->trace, 0, 0.0, &chk, sense, s->omega, 0);
+    slp_check_scalars_t chk;
+    double sense;
+    double start;           /* the time limit's clock starts here (resumed runs: earlier) */
+    slp_polish_t *polish;   /* --polish, else NULL */
+    slp_boost_t *boost;     /* --step-boost, else NULL */
+} loop_ctx_t;
+
+/* The status after a check, -1 to go on: the termination test, the caller's verdict
+ * on an optimal point (inputs->accept), an interrupt. */
+static slp_err decide(loop_ctx_t *x, double elapsed, int interrupted, int *status)
+{
+    slp_pdhg_t *s = x->s;
+    *status = check_status(s, &x->chk, x->loop.total, elapsed, 0);
+    if (*status == SLP_STATUS_OPTIMAL || (*status < 0 && loosely_optimal(s, &x->chk))) {
+        int accept = 1;
+        SLP_CALL(accepted(s, &x->loop, &x->chk, x->sense, &accept));
+        if (accept)
+            *status = SLP_STATUS_OPTIMAL;
+        else if (*status == SLP_STATUS_OPTIMAL)
+            *status = check_status(s, &x->chk, x->loop.total, elapsed, 1);
     }
-    double agreed[1] = {slp_wall_seconds() - start};
-    if (rc == SLP_OK)
-        rc = slp_reduce_max(s->grid, agreed, 1);
-    double loop_elapsed0 = agreed[0];
-    int64_t loop_total0 = loop.total;
-    int window = window_length(s, loop.total, agreed[0]);
-    while (rc == SLP_OK && status < 0) {
-        rc = slp_pdhg_window(s, &loop, window, &chk);
-        if (rc != SLP_OK)
-            break;
-        /* One collective per check: agreed clock, signals and the callback's stop
-         * request, checkpoint decision. */
-        int stop = report_progress(s, &loop, &chk, sense, slp_wall_seconds() - start);
-        double elapsed = 0.0;
-        int interrupted = 0, checkpoint_due = 0;
-        rc = slp_checkpoint_agree(s, slp_wall_seconds() - start, stop, &elapsed, &interrupted,
-                                  &checkpoint_due);
-        if (rc != SLP_OK)
-            break;
-        /* measured (a window has at least one iteration): replaces the power-step estimate */
-        s->seconds_per_iter = (elapsed - loop_elapsed0) / (double)(loop.total - loop_total0);
-        window = window_length(s, loop.total, elapsed);
-        status = check_status(s, &chk, loop.total, elapsed, 0);
-        if (status == SLP_STATUS_OPTIMAL || (status < 0 && loosely_optimal(s, &chk))) {
-            int accept = 1;
-            rc = accepted(s, &loop, &chk, sense, &accept);
-            if (rc != SLP_OK)
-                break;
-            if (accept)
-                status = SLP_STATUS_OPTIMAL;
-            else if (status == SLP_STATUS_OPTIMAL)
-                status = check_status(s, &chk, loop.total, elapsed, 1);
-        }
-        if (status < 0 && interrupted)
-            status = SLP_STATUS_INTERRUPTED;
-        if (status < 0) {
-            int rolled_back = 0;
-            rc = slp_boost_after_check(boost, s, &loop, &chk, &rolled_back);
-            int64_t restarts = loop.restarts;
-            if (rc == SLP_OK && !rolled_back)
-                slp_pdhg_after_check(s, &loop, &chk);
-            if (rc == SLP_OK && !rolled_back && loop.restarts > restarts)
-                rc = slp_boost_at_restart(boost, s, &loop, &chk);
-            if (rc == SLP_OK && polish && slp_polish_due(polish, s, loop.total, &chk)) {
-                int optimal = 0;
-                rc = slp_polish_run(polish, s, loop.total, start, set->time_limit, &chk,
-                                    &optimal);
-                if (optimal)
-                    status = SLP_STATUS_OPTIMAL;
-            }
-            if (rc == SLP_OK && status < 0 && checkpoint_due)
-                rc = slp_checkpoint_save(s, &loop, elapsed);
-        }
-        trace_row(s->in->trace, loop.total, slp_wall_seconds() - start, &chk, sense, s->omega,
-                  loop.restarts);
-        if (status >= 0 || log_due(loop.checks, set->log_every_check)) {
-            log_row(loop.total, slp_wall_seconds() - start, &chk, sense, s->omega,
-                    loop.restarted_since_log);
-            loop.restarted_since_log = 0;
-        }
+    if (*status < 0 && interrupted)
+        *status = SLP_STATUS_INTERRUPTED;
+    return SLP_OK;
+}
+
+/* What a check does when the solve goes on: the step-size boost (which may roll the
+ * epoch back), the restart decision and the primal weight, polishing (which may find
+ * the optimum), a checkpoint when one is due. */
+static slp_err after_check(loop_ctx_t *x, double elapsed, int checkpoint_due, int polish_allowed,
+                           int *status)
+{
+    slp_pdhg_t *s = x->s;
+    int rolled_back = 0;
+    SLP_CALL(slp_boost_after_check(x->boost, s, &x->loop, &x->chk, &rolled_back));
+    int64_t restarts = x->loop.restarts;
+    if (!rolled_back)
+        slp_pdhg_after_check(s, &x->loop, &x->chk);
+    if (!rolled_back && x->loop.restarts > restarts)
+        SLP_CALL(slp_boost_at_restart(x->boost, s, &x->loop, &x->chk));
+    if (polish_allowed && x->polish && slp_polish_due(x->polish, s, x->loop.total, &x->chk)) {
+        int optimal = 0;
+        SLP_CALL(slp_polish_run(x->polish, s, x->loop.total, x->start, s->set->time_limit,
+                                &x->chk, &optimal));
+        if (optimal)
+            *status = SLP_STATUS_OPTIMAL;
     }
-    if (polish) {
-        res->polish_iterations = slp_polish_iterations(polish);
-        res->polish_seconds = slp_polish_seconds(polish);
+    if (*status < 0 && checkpoint_due)
+        SLP_CALL(slp_checkpoint_save(s, &x->loop, elapsed));
+    return SLP_OK;
+}
+
+/* The monitors: called after every check, in this order, with `final` set on the last
+ * (PETSc's KSPMonitorSet). They read the loop's state and write nothing back. */
+static void monitor_trace(loop_ctx_t *x, int final)
+{
+    (void)final;
+    trace_row(x->s->in->trace, x->loop.total, slp_wall_seconds() - x->start, &x->chk, x->sense,
+              x->s->omega, x->loop.restarts);
+}
+
+static void monitor_log(loop_ctx_t *x, int final)
+{
+    if (!final && !log_due(x->loop.checks, x->s->set->log_every_check))
+        return;
+    log_row(x->loop.total, slp_wall_seconds() - x->start, &x->chk, x->sense, x->s->omega,
+            x->loop.restarted_since_log);
+    x->loop.restarted_since_log = 0;
+}
+
+static void (*const MONITORS[])(loop_ctx_t *, int) = {monitor_trace, monitor_log};
+
+/* A run that the time limit or a signal ends leaves a checkpoint when --checkpoint is set
+ * (batch jobs: Slurm's SIGTERM before a requeue, the wall-clock limit; docs/reliability.md):
+ * the point is copied out first, then the check's own steps run as they would have had
+ * the solve gone on (the restart decision; no polishing), and the state is saved, so
+ * that --resume continues exactly as an uninterrupted run would. */
+static int wants_last_checkpoint(int status)
+{
+    return slp_checkpoint_enabled() &&
+           (status == SLP_STATUS_TIME_LIMIT || status == SLP_STATUS_INTERRUPTED);
+}
+
+static slp_err end_with_checkpoint(loop_ctx_t *x, double elapsed)
+{
+    int go_on = -1;
+    SLP_CALL(after_check(x, elapsed, 0, 0, &go_on));
+    return slp_checkpoint_save(x->s, &x->loop, elapsed);
+}
+
+/* The add-ons' results into the solve's; they are freed. */
+static void finish_add_ons(loop_ctx_t *x, slp_result_t *res)
+{
+    if (x->polish) {
+        res->polish_iterations = slp_polish_iterations(x->polish);
+        res->polish_seconds = slp_polish_seconds(x->polish);
     }
-    slp_polish_destroy(&polish);
-    res->boost_rises = slp_boost_rises(boost);
-    res->boost_rollbacks = slp_boost_rollbacks(boost);
-    if (boost)
+    slp_polish_destroy(&x->polish);
+    res->boost_rises = slp_boost_rises(x->boost);
+    res->boost_rollbacks = slp_boost_rollbacks(x->boost);
+    if (x->boost)
         slp_log_verbose("step boost: %lld rises, %lld rollbacks, final eta %.6e (initial %.6e)\n",
-                        (long long)res->boost_rises, (long long)res->boost_rollbacks, s->eta,
-                        s->eta0);
-    slp_boost_destroy(s, &boost);
-    SLP_CALL(rc);
+                        (long long)res->boost_rises, (long long)res->boost_rollbacks, x->s->eta,
+                        x->s->eta0);
+    slp_boost_destroy(x->s, &x->boost);
+}
+
+static slp_err record_traffic(const slp_pdhg_t *s, slp_result_t *res)
+{
     slp_plan_traffic_t traffic;
     SLP_CALL(slp_plan_traffic(s->plan, s->grid, &traffic));
     res->sum_scalars = traffic.sum_scalars;
@@ -513,10 +527,86 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result
     res->sum_modelled = traffic.sum_modelled;
     res->messages = traffic.messages;
     res->syncs = traffic.syncs;
-    res->status = (slp_status)status;
-    res->solve_seconds = slp_wall_seconds() - loop_start;
-    fill_result(s, &loop, &chk, sense, res);
     return SLP_OK;
+}
+
+/* One window of iterations and its check; the thread governor (docs/threads.md) hears
+ * how long it took. */
+static slp_err run_window(loop_ctx_t *x, int window)
+{
+    int64_t first = x->loop.total;
+    double t0 = slp_wall_seconds();
+    SLP_CALL(slp_pdhg_window(x->s, &x->loop, window, &x->chk));
+    if (x->s->be->window_done)
+        x->s->be->window_done(x->s->be, x->loop.total - first, slp_wall_seconds() - t0);
+    return SLP_OK;
+}
+
+/* The iterations, checks and verdicts of one solve. The time limit's clock starts at
+ * t_entry (the solver's entry: setup counts). */
+static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result_t *res)
+{
+    const slp_settings_t *set = s->set;
+    double loop_start = slp_wall_seconds();
+    loop_ctx_t x = {.s = s, .sense = sense, .start = t_entry};
+    slp_loop_init(&x.loop, s->omega, 1);
+    if (set->polish)
+        SLP_CALL(slp_polish_create(s, &x.polish));
+    slp_err rc = slp_comm_agree(s->grid->world, slp_boost_create(s, &x.boost));
+    int status = -1;
+    /* --resume: the saved state replaces the fresh one. The time limit counts this run
+     * only: a requeued batch job has a wall clock of its own (docs/reliability.md). */
+    double resumed_elapsed = 0.0;
+    if (rc == SLP_OK)
+        rc = slp_checkpoint_resume(s, &x.loop, &resumed_elapsed);
+    if (rc == SLP_OK) {
+        log_header();
+        trace_row(s->in->trace, 0, 0.0, &x.chk, sense, s->omega, 0);
+    }
+    double agreed[1] = {slp_wall_seconds() - x.start};
+    if (rc == SLP_OK)
+        rc = slp_reduce_max(s->grid, agreed, 1);
+    double loop_elapsed0 = agreed[0];
+    int64_t loop_total0 = x.loop.total;
+    int window = window_length(s, x.loop.total, agreed[0]);
+    double elapsed = agreed[0];
+    while (rc == SLP_OK && status < 0) {
+        rc = run_window(&x, window);
+        if (rc != SLP_OK)
+            break;
+        /* One collective per check: agreed clock, signals and the callback's stop
+         * request, checkpoint decision. */
+        int stop = report_progress(s, &x.loop, &x.chk, sense, slp_wall_seconds() - x.start);
+        int interrupted = 0, checkpoint_due = 0;
+        rc = slp_checkpoint_agree(s, slp_wall_seconds() - x.start, stop, &elapsed, &interrupted,
+                                  &checkpoint_due);
+        if (rc != SLP_OK)
+            break;
+        /* measured (a window has at least one iteration): replaces the power-step estimate */
+        s->seconds_per_iter = (elapsed - loop_elapsed0) / (double)(x.loop.total - loop_total0);
+        window = window_length(s, x.loop.total, elapsed);
+        rc = decide(&x, elapsed, interrupted, &status);
+        if (rc == SLP_OK && status < 0)
+            rc = after_check(&x, elapsed, checkpoint_due, 1, &status);
+        if (rc != SLP_OK)
+            break;
+        for (size_t k = 0; k < sizeof MONITORS / sizeof MONITORS[0]; k++)
+            MONITORS[k](&x, status >= 0);
+    }
+    res->status = (slp_status)status;
+    if (rc == SLP_OK) {
+        res->solve_seconds = slp_wall_seconds() - loop_start;
+        fill_result(s, &x.loop, &x.chk, sense, res);
+        rc = record_traffic(s, res);
+    }
+    if (rc == SLP_OK && wants_last_checkpoint(status)) /* a copy: the state goes on */
+        rc = slp_pdhg_current_point(s, sense, res);
+    else if (rc == SLP_OK)
+        rc = slp_pdhg_extract(s, sense, res); /* the state's vectors go into res */
+    if (rc == SLP_OK && wants_last_checkpoint(status))
+        rc = end_with_checkpoint(&x, elapsed);
+    finish_add_ons(&x, res);
+    return rc;
 }
 
 slp_err slp_solve(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_t *settings,
@@ -541,8 +631,6 @@ slp_err slp_solve(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
         rc = main_loop(&s, sense, t_entry, result);
         slp_interrupt_graceful(0);
     }
-    if (rc == SLP_OK)
-        rc = slp_pdhg_extract(&s, sense, result);
     destroy_solver(&s);
     if (rc != SLP_OK)
         slp_result_free(result);

@@ -5,7 +5,7 @@
 #     total iteration count;
 #  2. a deterministic variant: stop at --iter-limit after checkpoints, resume, same result;
 #     and one job line (--checkpoint D --resume D) that starts cold on an empty D and
-#     resumes on the next run;
+#     resumes on the next run; SIGTERM and --time-limit leave a last checkpoint (2c);
 #  3. corrupted or mismatched checkpoints are refused with a clear message, non-zero exit.
 # Expected values come from the uninterrupted run of the same binary on the same shards
 # (the method is deterministic for a fixed grid).
@@ -76,6 +76,55 @@ timeout 120 "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" --tol 1e-6 "${
   --json second.json > second.log 2>&1 || fail "requeued run of the job line"
 grep -q "^Resumed from" second.log || fail "the requeued run did not resume"
 same_result ref.json second.json || fail "cold start then resume differs from the uninterrupted run"
+
+# 2c. A batch job's end (docs/reliability.md): SIGTERM to every rank, as a scheduler sends
+#     it before a requeue, stops the run at its next check with a last checkpoint (the
+#     interval, 300 s, never came), and the resume ends bitwise as the uninterrupted run;
+#     a run ended by --time-limit leaves one too, and the resume (its own clock: the
+#     same limit again) goes on to the optimum.
+"${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" --tol 1e-6 --checkpoint "$T/ck4" \
+  --json termed.json > termed.log 2>&1 &
+MPI_PID=$!
+for _ in $(seq 1 400); do
+  grep -q "^ *[0-9]" termed.log 2>/dev/null && break
+  kill -0 "$MPI_PID" 2>/dev/null || break
+  sleep 0.05
+done
+signalled=0 # the ranks (process name shardlp, also behind tests/data/with_backend.sh), not mpirun
+for p in $(pgrep -x shardlp); do
+  tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null | grep -q "$T/ckmodel.shards" || continue
+  kill -TERM "$p" && signalled=$((signalled + 1))
+done
+[ "$signalled" -eq 4 ] || fail "signalled $signalled solver processes, not 4"
+timeout 60 tail --pid="$MPI_PID" -f /dev/null
+wait "$MPI_PID"
+[ "$(field termed.json status)" = interrupted ] || fail "SIGTERM: status $(field termed.json status)"
+[ -f "$T/ck4/checkpoint.json" ] || fail "SIGTERM left no checkpoint: $(tail -3 termed.log)"
+echo "SIGTERM after $(field termed.json iterations) iterations: $(cat "$T/ck4/checkpoint.json")"
+timeout 120 "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" --resume "$T/ck4" \
+  --json resumed4.json || fail "resume after SIGTERM"
+python3 - ref.json resumed4.json <<'PY' || fail "resumed after SIGTERM: not bitwise the uninterrupted run"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+keys = ["status", "iterations", "objective", "dual_objective"]
+print("uninterrupted", [a[k] for k in keys], "SIGTERM + resume", [b[k] for k in keys])
+sys.exit(0 if all(a[k] == b[k] for k in keys) else 1)
+PY
+timeout 120 "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" --checkpoint "$T/ck5" \
+  --time-limit 1 --json limited.json || fail "time-limited run"
+[ "$(field limited.json status)" = time_limit ] || fail "time limit: status $(field limited.json status)"
+[ -f "$T/ck5/checkpoint.json" ] || fail "the time limit left no checkpoint"
+timeout 120 "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" --resume "$T/ck5" \
+  --checkpoint "$T/ck5" --time-limit 60 --json resumed5.json || fail "resume after the time limit"
+python3 - ref.json resumed5.json limited.json <<'PY' || fail "resumed after the time limit"
+import json, sys
+a, b, c = (json.load(open(p)) for p in sys.argv[1:4])
+print(f"time limit at {c['iterations']}; resumed: {b['status']} at {b['iterations']} "
+      f"{b['objective']!r} (uninterrupted {a['iterations']} {a['objective']!r})")
+ok = b["status"] == "optimal" and b["iterations"] > c["iterations"]
+ok = ok and abs(b["objective"] - a["objective"]) <= 1e-5 * max(1.0, abs(a["objective"]))
+sys.exit(0 if ok else 1)
+PY
 
 # 3. Refusals: each must fail fast with a one-line message naming the problem.
 expect_refusal() { # pattern, then the command

@@ -6,7 +6,8 @@
  *     with 32-bit line pointers (the default here) and 64-bit ones;
  *  2. the automatic choice on the shapes docs/memory.md names (mcf, design-match, a
  *     random-pattern LP, a small block, many threads);
- *  3. the bytes the block reports for each layout and pointer width, counted by hand. */
+ *  3. the bytes the block reports for each layout and pointer width, counted by hand;
+ *  4. (in 1) products of a block made on T threads run on 1 to 4: bitwise the same. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -104,6 +105,20 @@ static void check_layout(int64_t rows, int64_t cols, double density, slp_block_l
                         product_error(dense, rows, cols, 1, y, aty));
     CHECK(worst <= 1e-14, "%lld x %lld, layout %d, %d threads: products off by %.3e", (long long)rows,
           (long long)cols, (int)layout, threads, worst);
+    /* The thread governor (docs/threads.md) runs a block's products on fewer or more
+     * threads than it was made with: the same bits on any count. */
+    double *ax2 = malloc(sizeof(double) * (size_t)rows), *aty2 = malloc(sizeof(double) * (size_t)cols);
+    for (int run_on = 1; run_on <= 4; run_on++) {
+        set_threads(run_on);
+        slp_cpu_block_multiply(b, x, ax2);
+        slp_cpu_block_multiply_t(b, y, aty2);
+        CHECK(!memcmp(ax, ax2, sizeof(double) * (size_t)rows) &&
+                  !memcmp(aty, aty2, sizeof(double) * (size_t)cols),
+              "%lld x %lld, layout %d, made on %d threads: other bits on %d", (long long)rows,
+              (long long)cols, (int)layout, threads, run_on);
+    }
+    free(ax2);
+    free(aty2);
     slp_cpu_block_destroy(b);
     free(x);
     free(y);

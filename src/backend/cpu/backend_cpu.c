@@ -1,9 +1,14 @@
 /* CPU backend: plain C loops over host arrays, OpenMP threads when available.
- * Reductions combine per-thread partials in thread order, so results are
- * reproducible for a fixed thread count. */
+ * Reductions add partials over parts fixed by the length alone, in part order, and
+ * element-wise loops have no order: results do not depend on the thread count or on
+ * which thread ran what, so the thread governor (cpu_threads.h) can change the count
+ * between windows without moving an iterate (docs/threads.md). Loops hand out their
+ * work in chunks as threads come free, so a thread slowed by another process on its
+ * core delays a loop by one chunk, not by its whole share. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifdef SLP_HAVE_OPENMP
 #include <omp.h>
@@ -12,14 +17,23 @@
 #include "backend/backend.h"
 #include "backend/check_coord.h"
 #include "backend/cpu/cpu_block.h"
+#include "backend/cpu/cpu_threads.h"
 #include "backend/kernels.h"
+#include "core/log.h"
 
 /* Below this many elements a loop runs on one thread (fork/join costs more). */
 #define SLP_PAR_MIN 20000
+/* Element-wise loops hand out chunks of this many coordinates. */
+#define SLP_CHUNK 4096
+/* A reduction's parts: at least this many entries each, at most SLP_MAX_PARTS. */
+#define SLP_PART_LEN 16384
+#define SLP_MAX_PARTS 64
 
 typedef struct {
     slp_backend_t base;
-    int threads;
+    int threads;                   /* the count in use */
+    int adaptive;                  /* the default count: the governor may change it */
+    slp_thread_governor_t governor;
 } cpu_backend_t;
 
 static int thread_count(int64_t len)
@@ -32,7 +46,14 @@ static int thread_count(int64_t len)
 #endif
 }
 
-/* Static split of [0, len) among `parts` workers: [lo, hi) of worker k. */
+/* The parts of a reduction over len entries: fixed by len, whatever the threads. */
+static int part_count(int64_t len)
+{
+    int64_t parts = len < SLP_PAR_MIN ? 1 : len / SLP_PART_LEN;
+    return parts < 1 ? 1 : parts > SLP_MAX_PARTS ? SLP_MAX_PARTS : (int)parts;
+}
+
+/* Static split of [0, len) into `parts`: [lo, hi) of part k. */
 static void split_range(int64_t len, int parts, int k, int64_t *lo, int64_t *hi)
 {
     *lo = len * k / parts;
@@ -78,7 +99,7 @@ static void cpu_vec_axpby(slp_backend_t *be, double *dst, double a, const double
                           const double *y, int64_t len)
 {
     (void)be;
-#pragma omp parallel for if (len >= SLP_PAR_MIN) schedule(static)
+#pragma omp parallel for if (len >= SLP_PAR_MIN) schedule(dynamic, SLP_CHUNK)
     for (int64_t i = 0; i < len; i++)
         dst[i] = a * x[i] + b * y[i];
 }
@@ -87,7 +108,7 @@ static void cpu_vec_mul(slp_backend_t *be, double *dst, const double *x, const d
                         int64_t len)
 {
     (void)be;
-#pragma omp parallel for if (len >= SLP_PAR_MIN) schedule(static)
+#pragma omp parallel for if (len >= SLP_PAR_MIN) schedule(dynamic, SLP_CHUNK)
     for (int64_t i = 0; i < len; i++)
         dst[i] = x[i] * y[i];
 }
@@ -95,16 +116,11 @@ static void cpu_vec_mul(slp_backend_t *be, double *dst, const double *x, const d
 static double cpu_vec_dot(slp_backend_t *be, const double *x, const double *y, int64_t len)
 {
     (void)be;
-    int parts = thread_count(len);
-    double partial[256] = {0};
-    if (parts > 256)
-        parts = 256;
-#pragma omp parallel num_threads(parts) if (parts > 1)
-    {
-        int k = 0;
-#ifdef SLP_HAVE_OPENMP
-        k = omp_get_thread_num();
-#endif
+    int parts = part_count(len), threads = thread_count(len);
+    double partial[SLP_MAX_PARTS];
+    (void)threads;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (parts > 1 && threads > 1)
+    for (int k = 0; k < parts; k++) {
         int64_t lo, hi;
         split_range(len, parts, k, &lo, &hi);
         double s = 0.0;
@@ -159,7 +175,7 @@ static void cpu_primal_step(slp_backend_t *be, const slp_primal_args *p)
     const double *g = p->g, *c = p->c, *l = p->l, *u = p->u, *x0 = p->x0;
     double *x = p->x, *xbar = p->xbar, *xhat = p->xhat, *slack = p->slack, *dx = p->dx;
     if (p->major) {
-#pragma omp parallel for simd if (n >= SLP_PAR_MIN) schedule(static)
+#pragma omp parallel for simd if (n >= SLP_PAR_MIN) schedule(simd : dynamic, SLP_CHUNK)
         for (int64_t j = 0; j < n; j++) {
             double xj = x[j], next, s;
             double h = slp_primal_coord(xj, x0[j], g[j], c[j], l[j], u[j], tau, w, &xbar[j],
@@ -170,7 +186,7 @@ static void cpu_primal_step(slp_backend_t *be, const slp_primal_args *p)
             x[j] = next;
         }
     } else {
-#pragma omp parallel for simd if (n >= SLP_PAR_MIN) schedule(static)
+#pragma omp parallel for simd if (n >= SLP_PAR_MIN) schedule(simd : dynamic, SLP_CHUNK)
         for (int64_t j = 0; j < n; j++) {
             double next, s;
             slp_primal_coord(x[j], x0[j], g[j], c[j], l[j], u[j], tau, w, &xbar[j], &next, &s);
@@ -187,7 +203,7 @@ static void cpu_dual_step(slp_backend_t *be, const slp_dual_args *d)
     const double *h = d->h, *l = d->l, *u = d->u, *y0 = d->y0;
     double *y = d->y, *yhat = d->yhat, *dy = d->dy;
     if (d->major) {
-#pragma omp parallel for simd if (m >= SLP_PAR_MIN) schedule(static)
+#pragma omp parallel for simd if (m >= SLP_PAR_MIN) schedule(simd : dynamic, SLP_CHUNK)
         for (int64_t i = 0; i < m; i++) {
             double yi = y[i], next;
             double hat = slp_dual_coord(yi, y0[i], h[i], l[i], u[i], sigma, w, &next);
@@ -196,7 +212,7 @@ static void cpu_dual_step(slp_backend_t *be, const slp_dual_args *d)
             y[i] = next;
         }
     } else {
-#pragma omp parallel for simd if (m >= SLP_PAR_MIN) schedule(static)
+#pragma omp parallel for simd if (m >= SLP_PAR_MIN) schedule(simd : dynamic, SLP_CHUNK)
         for (int64_t i = 0; i < m; i++) {
             double next;
             slp_dual_coord(y[i], y0[i], h[i], l[i], u[i], sigma, w, &next);
@@ -209,7 +225,7 @@ static void cpu_ray_project(slp_backend_t *be, slp_ray_kind kind, const double *
                             const double *l, const double *u, double *dst, int64_t len)
 {
     (void)be;
-#pragma omp parallel for if (len >= SLP_PAR_MIN) schedule(static)
+#pragma omp parallel for if (len >= SLP_PAR_MIN) schedule(dynamic, SLP_CHUNK)
     for (int64_t i = 0; i < len; i++)
         dst[i] = kind == SLP_RAY_PRIMAL ? slp_primal_ray_coord(src[i], l[i], u[i])
                                         : slp_dual_ray_coord(src[i], l[i], u[i]);
@@ -231,18 +247,15 @@ static void row_check_range(const slp_row_check_args *a, int64_t lo, int64_t hi,
     memcpy(out, s, sizeof s);
 }
 
-/* Run range(args, lo, hi, partial) on each thread's part and combine in order;
+/* Run range(args, lo, hi, partial) on each part and combine in part order;
  * is_max(e) says which entries combine by max instead of sum. */
 #define SLP_PARALLEL_PARTIALS(range, args, len, count, is_max, out)                    \
     do {                                                                               \
-        int parts_ = thread_count(len);                                                \
-        if (parts_ > 64)                                                               \
-            parts_ = 64;                                                               \
-        double partial_[64][count];                                                    \
-        _Pragma("omp parallel num_threads(parts_) if (parts_ > 1)")                    \
-        {                                                                              \
-            int k_ = 0;                                                                \
-            SLP_THREAD_NUM(k_);                                                        \
+        int parts_ = part_count(len), threads_ = thread_count(len);                    \
+        double partial_[SLP_MAX_PARTS][count];                                         \
+        (void)threads_;                                                                \
+        _Pragma("omp parallel for schedule(dynamic, 1) num_threads(threads_) if (parts_ > 1 && threads_ > 1)") \
+        for (int k_ = 0; k_ < parts_; k_++) {                                          \
             int64_t lo_, hi_;                                                          \
             split_range(len, parts_, k_, &lo_, &hi_);                                  \
             range(args, lo_, hi_, partial_[k_]);                                       \
@@ -254,12 +267,6 @@ static void row_check_range(const slp_row_check_args *a, int64_t lo, int64_t hi,
                 out[e_] = is_max(e_) ? fmax(out[e_], partial_[k_][e_])                 \
                                            : out[e_] + partial_[k_][e_];               \
     } while (0)
-
-#ifdef SLP_HAVE_OPENMP
-#define SLP_THREAD_NUM(k) ((k) = omp_get_thread_num())
-#else
-#define SLP_THREAD_NUM(k) ((void)(k))
-#endif
 
 static int col_slot_is_max(int e) { return (SLP_COL_MAX_MASK >> e) & 1u; }
 static int row_slot_is_max(int e) { return (SLP_ROW_MAX_MASK >> e) & 1u; }
@@ -278,7 +285,34 @@ static void cpu_row_check(slp_backend_t *be, const slp_row_check_args *args,
     SLP_PARALLEL_PARTIALS(row_check_range, args, args->m, SLP_ROW_COUNT, row_slot_is_max, out);
 }
 
-static void cpu_destroy(slp_backend_t *be) { free(be); }
+static void cpu_destroy(slp_backend_t *be)
+{
+    cpu_backend_t *cpu = (cpu_backend_t *)be;
+    if (cpu->governor.moves)
+        slp_log_verbose("threads: the governor changed the count %lld times, ending at %d\n",
+                        (long long)cpu->governor.moves, cpu->threads);
+    free(be);
+}
+
+/* The governor's choice for the next window (cpu_threads.h). */
+static void cpu_window_done(slp_backend_t *be, int64_t iterations, double seconds)
+{
+    cpu_backend_t *cpu = (cpu_backend_t *)be;
+    if (!cpu->adaptive)
+        return;
+    slp_thread_governor_t *g = &cpu->governor;
+    int64_t moves = g->moves;
+    int next = slp_thread_governor_step(g, iterations, seconds);
+    if (g->moves > moves) /* a probe won */
+        slp_log_verbose("threads: %d instead of %d (%.3g s per iteration against %.3g)\n",
+                        next, g->threads[g->beaten], g->per_iter[g->at], g->per_iter[g->beaten]);
+    if (next == cpu->threads)
+        return;
+    cpu->threads = next;
+#ifdef SLP_HAVE_OPENMP
+    omp_set_num_threads(next);
+#endif
+}
 
 static slp_err cpu_status(slp_backend_t *be)
 {
@@ -311,11 +345,24 @@ slp_err slp_backend_cpu_create(int threads, slp_backend_t **out)
     cpu_backend_t *cpu = slp_calloc(1, sizeof *cpu);
     if (!cpu)
         return SLP_ERR_NOMEM;
-    cpu->threads = threads;
+    char why[64] = "";
+    int adaptive = threads <= 0;
+    if (adaptive)
+        threads = slp_cpu_threads_default(why, sizeof why);
 #ifdef SLP_HAVE_OPENMP
-    if (threads > 0)
-        omp_set_num_threads(threads);
+    omp_set_num_threads(threads);
+#else
+    threads = 1;
 #endif
+    cpu->threads = threads;
+    cpu->adaptive = adaptive && threads > 1;
+    slp_thread_governor_init(&cpu->governor, cpu->adaptive ? threads : 1);
+    /* Tests: a count changed after every window must leave every iterate as it is. */
+    cpu->governor.flip = getenv("SLP_TEST_GOVERNOR_FLIP") != NULL;
+    if (adaptive)
+        slp_log("Threads: %d (%s)%s\n", threads, why,
+                cpu->adaptive ? "; fewer while other processes hold the cores (docs/threads.md)"
+                              : "");
     slp_backend_t *be = &cpu->base;
     be->name = "cpu";
     be->memory = SLP_MEM_HOST;
@@ -341,6 +388,7 @@ slp_err slp_backend_cpu_create(int threads, slp_backend_t **out)
     be->ray_project = cpu_ray_project;
     be->col_check = cpu_col_check;
     be->row_check = cpu_row_check;
+    be->window_done = cpu_window_done;
     be->destroy = cpu_destroy;
     *out = be;
     return SLP_OK;

@@ -12,10 +12,13 @@
  * Line pointers. A copy with fewer than 2^32 nonzeros keeps its line pointers in 32
  * bits: 4 bytes per line less to hold and to read in every product.
  *
- * Threads. Lines are split among the threads by their nonzeros (split points
- * computed once). A scattering product gives each thread after the first a private
- * accumulator of the short side, added in thread order: results depend on the
- * thread count only through that order. */
+ * Threads. Lines are cut into ranges of about equal nonzeros (split points computed
+ * once): SLP_RANGES_PER_PART ranges for each of `parts`, the thread count when the
+ * block was made. A gathering product hands the ranges out to threads as they come
+ * free: each output is one line's sum, whoever computes it. A scattering product
+ * gives each part after the first a private accumulator of the short side, added in
+ * part order: its results depend on `parts`, fixed for the block's life, not on how
+ * many threads run the parts (the governor's count, docs/threads.md). */
 #include "backend/cpu/cpu_block.h"
 
 #include <stdlib.h>
@@ -27,6 +30,9 @@
 
 /* Below this many nonzeros a product runs on one thread (fork/join costs more). */
 #define SLP_BLOCK_PAR_MIN 20000
+/* Ranges of lines per part: a thread slowed by another process delays a gathering
+ * product by one range, an eighth of its share. */
+#define SLP_RANGES_PER_PART 8
 /* One copy when the short side is at most this fraction of the long side, ... */
 #define SLP_ONE_COPY_RATIO 0.5
 /* ... the private accumulators cost at most this fraction of the copy saved, ... */
@@ -42,13 +48,13 @@ typedef struct {
     slp_csr_t csr;
     uint32_t *ptr32;
     int kept;           /* the block keeps this copy */
-    int64_t *split;     /* [parts + 1] line split points, balanced by nonzeros */
+    int64_t *split;     /* [parts * SLP_RANGES_PER_PART + 1] range starts, balanced by nonzeros */
 } block_copy_t;
 
 struct slp_block {
     block_copy_t a;     /* A_rc (rows), unless only the transpose is kept */
     block_copy_t at;    /* A_rc^T (columns), unless only A_rc is kept */
-    int parts;          /* threads of a product */
+    int parts;          /* threads when the block was made: parts of a product */
     double *partial;    /* [(parts - 1) x short side]: scattering products' private sums */
 };
 
@@ -71,15 +77,6 @@ static int thread_limit(void)
     return omp_get_max_threads();
 #else
     return 1;
-#endif
-}
-
-static int thread_id(void)
-{
-#ifdef SLP_HAVE_OPENMP
-    return omp_get_thread_num();
-#else
-    return 0;
 #endif
 }
 
@@ -138,11 +135,11 @@ static void copy_free(block_copy_t *c)
     memset(c, 0, sizeof *c);
 }
 
-/* Keeps the copy: split points for the threads, then the narrowed pointers. */
+/* Keeps the copy: split points of its ranges, then the narrowed pointers. */
 static slp_err copy_keep(block_copy_t *c, int parts)
 {
     c->kept = 1;
-    SLP_CALL(balanced_split(c, parts));
+    SLP_CALL(balanced_split(c, parts * SLP_RANGES_PER_PART));
     return narrow(c);
 }
 
@@ -233,11 +230,10 @@ static void gather_range(const block_copy_t *c, const double *in, double *out, i
 
 static void gather(const slp_block_t *b, const block_copy_t *c, const double *in, double *out)
 {
-#pragma omp parallel num_threads(b->parts) if (b->parts > 1)
-    {
-        int t = thread_id();
-        gather_range(c, in, out, c->split[t], c->split[t + 1]);
-    }
+    int ranges = b->parts * SLP_RANGES_PER_PART;
+#pragma omp parallel for schedule(dynamic, 1) if (b->parts > 1)
+    for (int r = 0; r < ranges; r++)
+        gather_range(c, in, out, c->split[r], c->split[r + 1]);
 }
 
 /* out += in[k] (line k of c) for one line. (Skipping lines whose input is 0 saves
@@ -278,20 +274,19 @@ static void scatter(const slp_block_t *b, const block_copy_t *c, const double *i
         scatter_range(c, in, out, 0, c->csr.rows);
         return;
     }
-#pragma omp parallel num_threads(b->parts)
-    {
-        int t = thread_id();
-        double *mine = t == 0 ? out : b->partial + (size_t)(t - 1) * (size_t)len;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int p = 0; p < b->parts; p++) {
+        double *mine = p == 0 ? out : b->partial + (size_t)(p - 1) * (size_t)len;
         memset(mine, 0, (size_t)len * sizeof(double));
-        scatter_range(c, in, mine, c->split[t], c->split[t + 1]);
-#pragma omp barrier
-#pragma omp for schedule(static)
-        for (int64_t i = 0; i < len; i++) {
-            double s = out[i];
-            for (int p = 1; p < b->parts; p++)
-                s += b->partial[(size_t)(p - 1) * (size_t)len + (size_t)i];
-            out[i] = s;
-        }
+        scatter_range(c, in, mine, c->split[p * SLP_RANGES_PER_PART],
+                      c->split[(p + 1) * SLP_RANGES_PER_PART]);
+    }
+#pragma omp parallel for schedule(dynamic, 4096)
+    for (int64_t i = 0; i < len; i++) {
+        double s = out[i];
+        for (int p = 1; p < b->parts; p++)
+            s += b->partial[(size_t)(p - 1) * (size_t)len + (size_t)i];
+        out[i] = s;
     }
 }
 

@@ -293,6 +293,12 @@ static void g_host_free(slp_backend_t *be, void *p)
     cpu->host_free(cpu, p);
 }
 
+static void g_window_done(slp_backend_t *be, int64_t iterations, double seconds)
+{
+    slp_backend_t *cpu = guarded_of(be)->cpu;
+    cpu->window_done(cpu, iterations, seconds);
+}
+
 static void g_destroy(slp_backend_t *be)
 {
     guarded_t *g = guarded_of(be);
@@ -340,6 +346,7 @@ slp_err slp_backend_guarded_create(int threads, slp_backend_t **out)
     be->ray_project = g_ray_project;
     be->col_check = g_col_check;
     be->row_check = g_row_check;
+    be->window_done = g_window_done;
     be->destroy = g_destroy;
     *out = be;
     return SLP_OK;
