@@ -108,6 +108,12 @@ slp_err slp_presolve_run(slp_grid_t *grid, slp_local_problem_t *lp, slp_presolve
 slp_err slp_presolve_recover(slp_grid_t *grid, slp_presolve_t *pre,
                              const slp_local_problem_t *orig, slp_result_t *result);
 
+/* A warm start's duals (this rank's row slice, original problem) on the reduced one:
+ * the reduced problem keeps every line, its removed rows emptied, and a removed row's
+ * dual there is 0 (the recovery recomputes the original's); *y_out is allocated (NULL
+ * for a NULL y0). Column values need no change: a removed column is empty and fixed. */
+slp_err slp_presolve_reduce_start(const slp_presolve_t *pre, const double *y0, double **y_out);
+
 /* Empty columns found to improve the objective without limit (global count). */
 int64_t slp_presolve_unbounded_columns(const slp_presolve_t *pre);
 /* Moves the value each such column is recovered at by t along its ray (+-1 on that

@@ -131,3 +131,15 @@ void slp_presolve_shift_unbounded(slp_presolve_t *pre, double t)
     for (int64_t k = 0; k < pre->n_packed_cols; k++)
         pre->packed_cols[k].val += t * (double)pre->packed_cols[k].ray;
 }
+
+slp_err slp_presolve_reduce_start(const slp_presolve_t *p, const double *y0, double **y_out)
+{
+    *y_out = NULL;
+    if (!y0)
+        return SLP_OK;
+    SLP_CALL(slp_alloc(y_out, (size_t)p->m_loc + 1, sizeof(double)));
+    memcpy(*y_out, y0, (size_t)p->m_loc * sizeof(double));
+    for (int64_t k = 0; k < p->n_packed_rows; k++)
+        (*y_out)[p->packed_rows[k].row] = 0.0;
+    return SLP_OK;
+}

@@ -70,14 +70,19 @@ static uint32_t block_crc(const slp_csr_t *a)
     return slp_crc32(crc, a->val, (size_t)a->nnz * sizeof *a->val);
 }
 
-/* Upload factor * v[k] * scale[k] as the start and anchor of one space. */
+/* Upload factor * v[k] * scale[k] as the start and anchor of one space; *squares: the
+ * sum of the squares of this rank's slice of it. */
 static slp_err warm_start_space(slp_pdhg_t *s, const double *v, const double *scale,
-                                double factor, int64_t len, double *iterate, double *anchor)
+                                double factor, int64_t len, double *iterate, double *anchor,
+                                double *squares)
 {
     double *host = NULL;
     SLP_CALL(slp_alloc(&host, (size_t)len + 1, sizeof(double)));
-    for (int64_t k = 0; k < len; k++)
+    *squares = 0.0;
+    for (int64_t k = 0; k < len; k++) {
         host[k] = factor * v[k] * scale[k];
+        *squares += host[k] * host[k];
+    }
     slp_err rc = s->be->vec_upload(s->be, iterate, host, len);
     if (rc == SLP_OK)
         rc = s->be->vec_upload(s->be, anchor, host, len);
@@ -90,11 +95,21 @@ static slp_err warm_start_space(slp_pdhg_t *s, const double *v, const double *sc
  * duals negated for a maximisation (the solver works in minimisation form). */
 static slp_err warm_start(slp_pdhg_t *s, const slp_scaling_t *sc, double sense)
 {
+    double xx[1] = {0.0}, yy[1] = {0.0};
     if (s->in->x0)
-        SLP_CALL(warm_start_space(s, s->in->x0, sc->dcol, sc->theta_b, s->n, s->x, s->x0));
+        SLP_CALL(warm_start_space(s, s->in->x0, sc->dcol, sc->theta_b, s->n, s->x, s->x0, xx));
     if (s->in->y0)
         SLP_CALL(warm_start_space(s, s->in->y0, sc->drow, sense * sc->theta_c, s->m, s->y,
-                                  s->y0));
+                                  s->y0, yy));
+    if (!s->in->x0 || !s->in->y0)
+        return SLP_OK;
+    /* The primal weight balances the two spaces' distances; a start that knows both
+     * gives it as ||y~0|| / ||x~0|| instead of 1 (docs/algorithm.md section 3). Every
+     * rank of a grid row holds another column slice; of a grid column, another row slice. */
+    SLP_CALL(slp_sum_over_row(s->grid, xx, 1));
+    SLP_CALL(slp_sum_over_col(s->grid, yy, 1));
+    double w = sqrt(yy[0] / xx[0]);
+    s->warm_omega = xx[0] > 0.0 && yy[0] > 0.0 && isfinite(w) ? w : 0.0;
     return SLP_OK;
 }
 
@@ -280,6 +295,8 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, double t_entry, slp
     s->omega = 1.0;
     if (!s->set->bound_obj_rescaling)
         s->omega = (1.0 + s->norms.c_l2) / (1.0 + s->norms.b_l2);
+    if (s->warm_omega > 0.0)
+        s->omega = s->warm_omega;
     s->omega0 = s->omega;
     res->power_seconds = slp_wall_seconds() - t1;
     /* A power step is two products, about the cost of an iteration: the first

@@ -40,6 +40,7 @@ typedef struct {
     double eta0;                  /* step size from the norm estimate (the boost's floor) */
     int64_t row_lo;               /* global index of this rank's first row */
     double omega0;                /* initial primal weight (polishing phases keep it) */
+    double warm_omega;            /* ||y~0|| / ||x~0|| of a warm start with both, 0: none */
     double comm_seconds;          /* wall time inside the products' sums (this rank) */
     double seconds_per_iter;      /* agreed estimate (time limit: the last window's length) */
 } slp_pdhg_t;

@@ -197,6 +197,11 @@ static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, original_t *be
     }
     if (!settings->presolve)
         return slp_solve(grid, lp, settings, &in, be, result);
+    if (in.x0 && in.y0) { /* docs/statuses.md "Warm starts" */
+        slp_log("Presolve: off for a warm start with row duals (its reductions would not "
+                "keep the start optimal)\n");
+        return slp_solve(grid, lp, settings, &in, be, result);
+    }
     slp_norms_t original, norms;
     SLP_CALL(slp_compute_norms(grid, lp, &original));
     slp_presolve_t *pre = NULL;
@@ -215,10 +220,16 @@ static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, original_t *be
             in.accept = NULL;
         slp_settings_t left;
         rc = follow_up(grid, settings, t_start, &left); /* presolve counts */
+        double *y0 = NULL; /* a warm start's duals on the reduced problem */
+        if (rc == SLP_OK && decided < 0)
+            rc = slp_presolve_reduce_start(pre, in.y0, &y0);
+        if (y0)
+            in.y0 = y0;
         if (rc == SLP_OK && decided >= 0)
             rc = decided_result(lp, decided, result);
         else if (rc == SLP_OK)
             rc = slp_solve(grid, lp, &left, &in, be, result);
+        free(y0);
     }
     rc = slp_comm_agree(grid->world, rc);
     const slp_local_problem_t *given = NULL;
@@ -424,14 +435,18 @@ static slp_err certify_infeasible(slp_grid_t *grid, const slp_local_problem_t *o
     return SLP_OK;
 }
 
-/* The verification of a solve's optimum, logged. */
+/* The verification of a solve's optimum, logged; *worst: the largest of the checker's
+ * criteria (NaN counts as the worst). */
 static slp_err verify_point(slp_grid_t *grid, const slp_local_problem_t *orig,
-                            const slp_settings_t *settings, slp_result_t *result, int *ok)
+                            const slp_settings_t *settings, slp_result_t *result, int *ok,
+                            double *worst)
 {
     slp_verification_t v;
     SLP_CALL(slp_verify_optimal(grid, orig, settings, result, &v));
     slp_verification_log("on the original model", &v);
     *ok = v.ok;
+    double w = fmax(fmax(v.primal, v.dual), fmax(v.gap, v.coord));
+    *worst = isnan(v.primal) || isnan(v.dual) || isnan(v.gap) || isnan(v.coord) ? INFINITY : w;
     return SLP_OK;
 }
 
@@ -456,13 +471,15 @@ static int stopped_early(slp_status s)
            s == SLP_STATUS_ITERATION_LIMIT;
 }
 
-/* Retries of a failed verification, each warm-started from the last point at a
+/* Retries of a failed verification, each warm-started from the best point so far at a
  * tolerance SLP_RETRY_FACTOR times tighter; the first that verifies replaces the
- * result. When none does, the status is numerical_error (time_limit or interrupted
- * when the retry stopped for that reason) and the last point is reported. */
+ * result, and one that does not replaces it only when its worst criterion is smaller
+ * (`worst`: the result's). When none verifies, the status is numerical_error
+ * (time_limit or interrupted when the retry stopped for that reason) and the best
+ * point seen is reported, never a worse one than the first. */
 static slp_err retry_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
                              const slp_settings_t *settings, double t_start, slp_backend_t *be,
-                             slp_result_t *result)
+                             double worst, slp_result_t *result)
 {
     slp_status failed = SLP_STATUS_NUMERICAL_ERROR;
     double factor = 1.0;
@@ -479,11 +496,22 @@ static slp_err retry_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
         SLP_CALL(solve_copy(grid, orig, &set, &start, 0, settings, result->iterations, be,
                             &again));
         int ok = 0;
-        if (again.status == SLP_STATUS_OPTIMAL) {
-            SLP_CALL(verify_point(grid, orig, settings, &again, &ok));
+        double w = INFINITY;
+        if (again.status == SLP_STATUS_OPTIMAL && getenv("SLP_TEST_RETRY_WORSEN"))
+            for (int64_t j = 0; j < orig->n_loc; j++) /* tests: a retry that ends worse */
+                again.x[j] += 1.0;
+        if (again.status == SLP_STATUS_OPTIMAL)
+            SLP_CALL(verify_point(grid, orig, settings, &again, &ok, &w));
+        if (again.status == SLP_STATUS_OPTIMAL && (ok || w < worst)) {
             add_effort(&again, result);
-            slp_result_free(result); /* the tighter point is the better one */
+            slp_result_free(result);
             *result = again;
+            worst = w;
+        } else if (again.status == SLP_STATUS_OPTIMAL) {
+            slp_log("Verdict: retry %d's point is worse (worst criterion %.3e against %.3e): "
+                    "the better one is kept\n", k + 1, w, worst);
+            add_effort(result, &again);
+            slp_result_free(&again);
         } else {
             add_effort(result, &again);
             failed = stopped_early(again.status) ? again.status : SLP_STATUS_NUMERICAL_ERROR;
@@ -590,10 +618,11 @@ static slp_err verdict(slp_grid_t *grid, original_t *o, const slp_settings_t *se
     }
     if (result->status == SLP_STATUS_OPTIMAL) {
         int ok = 0;
+        double worst = INFINITY;
         SLP_CALL(original_get(grid, o, &orig));
-        SLP_CALL(verify_point(grid, orig, settings, result, &ok));
+        SLP_CALL(verify_point(grid, orig, settings, result, &ok, &worst));
         if (!ok)
-            return retry_optimal(grid, orig, settings, t_start, be, result);
+            return retry_optimal(grid, orig, settings, t_start, be, worst, result);
     }
     return SLP_OK;
 }

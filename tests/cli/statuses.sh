@@ -156,6 +156,17 @@ for grid in 1x1 2x2; do
         ok || { bad "bore3d shards $grid: no verified retry (objective '$obj')"; grep -E "Verif|Verdict|status" "$log"; }
 done
 
+# A retry whose point is worse than the one it started from does not replace it
+# (SLP_TEST_RETRY_WORSEN moves every retry's x by 1): both retries are refused, the
+# status is numerical_error, and the solution written is the first point, which the
+# checker passes at 1e-4 (a moved one fails by far).
+log="$TMP/bore3d-worse.log" dir="$TMP/bore3d.1x1.shards" out="$TMP/bore3d.worse.solution"
+SLP_TEST_RETRY_WORSEN=1 "$BIN" solve "$dir" --tol 1e-8 --out "$out" > "$log" 2>&1
+[ "$(grep -c "point is worse (worst criterion .*): the better one is kept" "$log")" -eq 2 ] &&
+    grep -q "^Status *: numerical_error" "$log" &&
+    "$BIN" check "$SHARED/lp/netlib/bore3d.mps.gz" "$out" --tol 1e-4 > "$TMP/check.out" 2>&1 &&
+    ok || { bad "bore3d: a worse retry replaced the better point"; grep -E "Verif|Verdict|Status" "$log"; cat "$TMP/check.out"; }
+
 # Integer models: refused without --relax (one line, exit non-zero, no solution file),
 # solved as the relaxation with --relax or solve_relaxation=true.
 "$BIN" solve "$DATA/integer.mps" --sol "$TMP/int.sol" > "$TMP/int.out" 2> "$TMP/int.err"
