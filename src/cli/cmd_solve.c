@@ -19,7 +19,7 @@ static void print_usage(void)
            "names in [ ] work on the command line and in --options_file files.\n"
            "\n");
     slp_option_print_help(stdout);
-    printf("\nSIGINT/SIGTERM stop at the next check with status 'interrupted' and write outputs.\n");
+    printf("\nSIGINT/SIGTERM/SIGUSR1 stop at the next check with status 'interrupted' and write outputs\n(and a last checkpoint with --checkpoint).\n");
 }
 
 /* HiGHS writes `--presolve off`: a boolean option takes the next argument when it

@@ -1,4 +1,4 @@
-/* SIGINT / SIGTERM flag (see interrupt.h). */
+/* SIGINT / SIGTERM / SIGUSR1 flag (see interrupt.h). */
 #include "core/interrupt.h"
 
 #include <signal.h>
@@ -47,6 +47,7 @@ static void install(int restart)
     sa.sa_flags = restart ? SA_RESTART : 0;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGUSR1, &sa, NULL); /* Slurm's --signal=USR1@T: a warning before the end */
 }
 
 void slp_interrupt_install(void)

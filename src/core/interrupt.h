@@ -1,4 +1,4 @@
-/* SIGINT / SIGTERM: ask the solver to stop at its next check.
+/* SIGINT / SIGTERM / SIGUSR1: ask the solver to stop at its next check.
  *
  * The handler only sets a flag (async-signal-safe). The solver's main loop reads it
  * after every check and makes the decision collective (a max-reduction over the
@@ -9,7 +9,8 @@
 #ifndef SLP_INTERRUPT_H
 #define SLP_INTERRUPT_H
 
-/* Install the handler for SIGINT and SIGTERM (not thread-safe; call once at start-up). */
+/* Install the handler for SIGINT, SIGTERM and SIGUSR1 (not thread-safe; call once at
+ * start-up). */
 void slp_interrupt_install(void);
 /* Phases that poll the flag (the main loop, reading input) turn this on; in every other
  * phase (distribution, presolve, setup, verification, output) the first signal prints

@@ -51,6 +51,7 @@ PY
 
 run_and_signal single_int INT all one.shards
 run_and_signal single_term TERM all one.shards
+run_and_signal single_usr1 USR1 all one.shards # Slurm's --signal=USR1@T
 run_and_signal mpi_int INT all four.shards "${MPIRUN[@]}" -np 4
 run_and_signal mpi_term_one TERM one four.shards "${MPIRUN[@]}" -np 4
 # Signals while reading the input: a pipe with no writer (blocked in open) and a pipe
