@@ -410,9 +410,8 @@ static slp_err load_rank(slp_pdhg_t *s, slp_loop_t *loop, int gen, long long seq
     return rc;
 }
 
-slp_err slp_checkpoint_resume(slp_pdhg_t *s, slp_loop_t *loop, double *elapsed)
+slp_err slp_checkpoint_resume(slp_pdhg_t *s, slp_loop_t *loop)
 {
-    *elapsed = 0.0;
     if (!cfg.resume_dir)
         return SLP_OK;
     slp_comm_t *world = s->grid->world;
@@ -436,15 +435,14 @@ slp_err slp_checkpoint_resume(slp_pdhg_t *s, slp_loop_t *loop, double *elapsed)
     long long seq = 0;
     /* Every rank reads the same small manifest: same answer everywhere. */
     SLP_CALL(slp_comm_agree(world, read_manifest(s->grid, &gen, &seq)));
-    SLP_CALL(slp_comm_agree(world, load_rank(s, loop, gen, seq, elapsed)));
-    double e[1] = {*elapsed};
+    double e[1] = {0.0}; /* the saved runs' elapsed time, the maximum over the ranks */
+    SLP_CALL(slp_comm_agree(world, load_rank(s, loop, gen, seq, &e[0])));
     SLP_CALL(slp_comm_max(world, e, 1));
-    *elapsed = e[0];
     /* Continue the numbering, into the other generation. */
     cfg.seq = seq + 1;
-    cfg.offset = *elapsed;
+    cfg.offset = e[0];
     cfg.last_saved = 0.0;
     slp_log("Resumed from %s at iteration %lld (%.1f s into the run)\n", cfg.resume_dir,
-            (long long)loop->total, *elapsed);
+            (long long)loop->total, e[0]);
     return SLP_OK;
 }

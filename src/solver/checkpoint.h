@@ -38,9 +38,9 @@ slp_err slp_checkpoint_agree(slp_pdhg_t *s, double local_elapsed, int local_stop
 /* Collective: write the state after a check (all ranks; agreed failure). */
 slp_err slp_checkpoint_save(slp_pdhg_t *s, const slp_loop_t *loop, double elapsed);
 
-/* Collective: when --resume is set, load the state into s and *loop (after setup) and
- * return the elapsed time of the saved runs in *elapsed (for the log; the time limit
- * counts this run's time only, docs/reliability.md); no-op (elapsed = 0) otherwise. */
-slp_err slp_checkpoint_resume(slp_pdhg_t *s, slp_loop_t *loop, double *elapsed);
+/* Collective: when --resume is set, load the state into s and *loop (after setup); the
+ * saved runs' elapsed time goes on in the checkpoints this run writes (the time limit
+ * counts this run's time only, docs/reliability.md). No-op otherwise. */
+slp_err slp_checkpoint_resume(slp_pdhg_t *s, slp_loop_t *loop);
 
 #endif

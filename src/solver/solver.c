@@ -429,7 +429,7 @@ typedef struct {
     slp_loop_t loop;
     slp_check_scalars_t chk;
     double sense;
-    double start;           /* the time limit's clock starts here (resumed runs: earlier) */
+    double start;           /* the time limit's clock starts here (the solver's entry) */
     slp_polish_t *polish;   /* --polish, else NULL */
     slp_boost_t *boost;     /* --step-boost, else NULL */
 } loop_ctx_t;
@@ -502,8 +502,9 @@ static void (*const MONITORS[])(loop_ctx_t *, int) = {monitor_trace, monitor_log
 /* A run that the time limit or a signal ends leaves a checkpoint when --checkpoint is set
  * (batch jobs: Slurm's SIGTERM before a requeue, the wall-clock limit; docs/reliability.md):
  * the point is copied out first, then the check's own steps run as they would have had
- * the solve gone on (the restart decision; no polishing), and the state is saved, so
- * that --resume continues exactly as an uninterrupted run would. */
+ * the solve gone on (the restart decision; no polishing) and save the state, so that
+ * --resume continues from there (after a signal exactly as an uninterrupted run; after
+ * a time limit from a window cut short). */
 static int wants_last_checkpoint(int status)
 {
     return slp_checkpoint_enabled() &&
@@ -512,9 +513,8 @@ static int wants_last_checkpoint(int status)
 
 static slp_err end_with_checkpoint(loop_ctx_t *x, double elapsed)
 {
-    int go_on = -1;
-    SLP_CALL(after_check(x, elapsed, 0, 0, &go_on));
-    return slp_checkpoint_save(x->s, &x->loop, elapsed);
+    int go_on = -1; /* as if the solve went on: after_check saves the state */
+    return after_check(x, elapsed, 1, 0, &go_on);
 }
 
 /* The add-ons' results into the solve's; they are freed. */
@@ -573,9 +573,8 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result
     int status = -1;
     /* --resume: the saved state replaces the fresh one. The time limit counts this run
      * only: a requeued batch job has a wall clock of its own (docs/reliability.md). */
-    double resumed_elapsed = 0.0;
     if (rc == SLP_OK)
-        rc = slp_checkpoint_resume(s, &x.loop, &resumed_elapsed);
+        rc = slp_checkpoint_resume(s, &x.loop);
     if (rc == SLP_OK) {
         log_header();
         trace_row(s->in->trace, 0, 0.0, &x.chk, sense, s->omega, 0);

@@ -497,24 +497,24 @@ static slp_err retry_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
                             &again));
         int ok = 0;
         double w = INFINITY;
-        if (again.status == SLP_STATUS_OPTIMAL && getenv("SLP_TEST_RETRY_WORSEN"))
-            for (int64_t j = 0; j < orig->n_loc; j++) /* tests: a retry that ends worse */
-                again.x[j] += 1.0;
-        if (again.status == SLP_STATUS_OPTIMAL)
+        if (again.status == SLP_STATUS_OPTIMAL) {
+            if (getenv("SLP_TEST_RETRY_WORSEN"))
+                for (int64_t j = 0; j < orig->n_loc; j++) /* tests: a retry that ends worse */
+                    again.x[j] += 1.0;
             SLP_CALL(verify_point(grid, orig, settings, &again, &ok, &w));
+        } else {
+            failed = stopped_early(again.status) ? again.status : SLP_STATUS_NUMERICAL_ERROR;
+        }
         if (again.status == SLP_STATUS_OPTIMAL && (ok || w < worst)) {
             add_effort(&again, result);
             slp_result_free(result);
             *result = again;
             worst = w;
-        } else if (again.status == SLP_STATUS_OPTIMAL) {
-            slp_log("Verdict: retry %d's point is worse (worst criterion %.3e against %.3e): "
-                    "the better one is kept\n", k + 1, w, worst);
-            add_effort(result, &again);
-            slp_result_free(&again);
         } else {
+            if (again.status == SLP_STATUS_OPTIMAL)
+                slp_log("Verdict: retry %d's point is worse (worst criterion %.3e against "
+                        "%.3e): the better one is kept\n", k + 1, w, worst);
             add_effort(result, &again);
-            failed = stopped_early(again.status) ? again.status : SLP_STATUS_NUMERICAL_ERROR;
             slp_result_free(&again);
         }
         if (ok)

@@ -5,8 +5,9 @@
  *
  * With the default, the governor then moves the count between that and 1 by halving
  * steps, from the measured time per iteration: a thread that shares its core with
- * another busy process stalls every parallel loop (7-15x slower solves beside one busy
- * process were measured), and fewer threads are then faster. It probes another count
+ * another busy process stalls every parallel loop (issue 47 reports 7-15x slower solves
+ * beside one busy process; 1.5-2.9x here, docs/threads.md), and fewer threads are then
+ * faster. It probes another count
  * for one window now and then, at intervals that double while the probes lose. The
  * kernels' results do not depend on the thread count (backend_cpu.c, cpu_block.c), so
  * the governor moves no iterate by a bit. */
@@ -16,7 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The default thread count; `why` gets a short account ("2: affinity mask"). */
+/* The default thread count; `why` gets where it came from ("OMP_NUM_THREADS", "the
+ * cgroup's CPU quota", ...) for the log. */
 int slp_cpu_threads_default(char *why, size_t why_len);
 
 /* The ladder max, max/2, ..., 1 the governor moves on (at most 16 rungs). */
