@@ -1,6 +1,6 @@
 # shardlp top-level Makefile. `make` builds build/shardlp; `make run` solves the
-# bundled example on a 2x2 MPI grid; `make test` runs the whole test suite
-# (including an ASan/UBSan build of the unit tests). Each target installs what
+# bundled example on a 2x2 MPI grid; `make test` runs the quick tier of the test suite,
+# `make test-all` all of it (.ci/run). Each target installs what
 # is missing first (scripts/install-deps.sh).
 
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -12,7 +12,7 @@ EXAMPLE ?= examples/data/afiro.mps
 # (tests/data/corpus; docs/testing.md).
 CORPUS ?= $(if $(wildcard ../shared/lp/INDEX.tsv),../shared,tests/data/corpus)
 
-.PHONY: all deps build install run test test-unit test-asan test-packaging test-extended test-memory corpus bench bench-quick fuzz clean
+.PHONY: all deps build install run test test-slow test-all test-unit test-asan test-packaging test-extended test-memory corpus bench bench-quick fuzz clean
 
 all: build
 
@@ -34,15 +34,28 @@ install: build
 run: build
 	$(MPIRUN) -np 4 $(BUILD)/shardlp solve $(EXAMPLE) --grid 2x2
 
-test: build test-asan
-	rm -f $(BUILD)/skipped.log
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE 'packaging|guarded-full'
-	@n=$$(cat $(BUILD)/skipped.log $(ASAN_BUILD)/skipped.log 2>/dev/null | wc -l); \
-	    if [ $$n -gt 0 ]; then echo "make test: $$n checks skipped: corpus not found (they need ../shared; $(BUILD)/skipped.log lists them)"; \
-	    else echo "make test: no check skipped (corpus: $(CORPUS))"; fi
+# make test: the quick tier (every unit test, the command-line and MPI scripts without
+# the label slow), about 3 minutes from a clean clone here. The rest, run by .ci/run and by
+# `make test-all`: test-asan (the unit tests under ASan/UBSan), test-slow (the long
+# scripts), test-extended (the MPI accuracy suites again on the guarded backend) and
+# test-packaging (the wheel in a fresh venv). docs/testing.md lists what is where.
+# $(call skip_report,LOG): the count of checks skipped for want of the full corpus.
+skip_report = n=$$(cat $(1) 2>/dev/null | wc -l); \
+	if [ $$n -gt 0 ]; then echo "make $@: $$n checks skipped: corpus not found (they need ../shared; $(1) lists them)"; \
+	else echo "make $@: no check skipped (corpus: $(CORPUS))"; fi
 
-# The wheel in a fresh venv (label packaging) and the MPI accuracy suites again on the
-# guarded backend (label guarded-full): out of make test for its time, run by .ci/run.
+test: build
+	rm -f $(BUILD)/skipped.log
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE 'packaging|guarded-full|slow'
+	@$(call skip_report,$(BUILD)/skipped.log)
+
+test-slow: build
+	rm -f $(BUILD)/skipped.log
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L slow
+	@$(call skip_report,$(BUILD)/skipped.log)
+
+test-all: test test-asan test-slow test-extended test-packaging
+
 test-packaging: build
 	cd $(BUILD) && ctest --output-on-failure -L packaging
 
@@ -60,6 +73,7 @@ test-asan: deps
 	for g in 2x2 1x4; do ASAN_OPTIONS=detect_leaks=0 SLP_TEST_MAX_NNZ=20000 OMPI_MCA_pml=ob1 $(MPIRUN) -np 4 \
 	    -x SLP_SKIP_LOG=$(abspath $(ASAN_BUILD))/skipped.log $(ASAN_BUILD)/test_presolve $(CORPUS) . $$g > $(ASAN_BUILD)/presolve_$$g.log 2>&1 \
 	    || { cat $(ASAN_BUILD)/presolve_$$g.log; exit 1; }; tail -1 $(ASAN_BUILD)/presolve_$$g.log; done
+	@$(call skip_report,$(ASAN_BUILD)/skipped.log)
 
 # Benchmarks against HiGHS, OR-Tools, Clp (bench/README.md); bench-quick takes minutes.
 bench: build

@@ -88,3 +88,19 @@ if(NOT SLP_SANITIZE)
   # packaging, `make test-packaging`, also run by .ci/run.
   set_tests_properties(cli/python_package PROPERTIES LABELS packaging)
 endif()
+
+# The long scripts (15-80 s each here: the Python interfaces, the CPU/guarded agreement,
+# the communication plans, gen under MPI, checkpoints, output-file safety, presolve on
+# MPI grids, the stopped-rank watchdog; 6-10 s: the checker under MPI and the guarded
+# backend's error and shard-input runs) carry the label slow as well: `make test-slow`,
+# which .ci/run runs; make test leaves them out to stay within about 3 minutes
+# (docs/testing.md says which check is where).
+set(SLP_SLOW_SCRIPTS cli/python_interfaces cli/outputs mpi/guarded_agrees mpi/comm_support
+    mpi/gen_mpi mpi/checkpoint mpi/presolve_grid mpi/watchdog mpi/check_mpi
+    mpi-guarded/failures mpi-guarded/shard_solve)
+if(NOT SLP_SANITIZE)
+  foreach(name ${SLP_SLOW_SCRIPTS})
+    get_test_property(${name} LABELS labels)
+    set_tests_properties(${name} PROPERTIES LABELS "${labels};slow")
+  endforeach()
+endif()

@@ -37,8 +37,8 @@ awk -v v="$(objective "$TMP/out")" 'BEGIN { exit !(v + 7 < 1e-6 && v + 7 > -1e-6
 # min -x, x <= k + 1 on rows r0..r59999 -> x = 1, objective -1.
 awk 'BEGIN { n = 60000; print "NAME LONG"; print "ROWS"; print " N obj";
              for (k = 0; k < n; k++) print " L r" k;
-             print "COLUMNS"; line = "    x obj -1";
-             for (k = 0; k < n; k++) line = line " r" k " 1"; print line;
+             print "COLUMNS"; printf "    x obj -1";
+             for (k = 0; k < n; k++) printf " r%d 1", k; print "";
              print "RHS"; for (k = 0; k < n; k++) print "    rhs r" k " " k + 1; print "ENDATA" }' > "$TMP/long.mps"
 "$BIN" solve "$TMP/long.mps" --tol 1e-8 > "$TMP/out" 2>&1
 awk -v v="$(objective "$TMP/out")" 'BEGIN { exit !(v + 1 < 1e-6 && v + 1 > -1e-6) }' && ok || bad "60,000 pairs on a line: $(tail -2 "$TMP/out")"
