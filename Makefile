@@ -12,7 +12,7 @@ EXAMPLE ?= examples/data/afiro.mps
 # (tests/data/corpus; docs/testing.md).
 CORPUS ?= $(if $(wildcard ../shared/lp/INDEX.tsv),../shared,tests/data/corpus)
 
-.PHONY: all deps build install run test test-slow test-all test-unit test-asan test-packaging test-extended test-memory corpus bench bench-quick fuzz clean
+.PHONY: all deps build install run test test-slow test-all test-unit test-asan test-packaging test-extended test-memory corpus bench bench-quick bench-families fuzz clean
 
 all: build
 
@@ -81,6 +81,16 @@ bench: build
 
 bench-quick: build
 	SHARDLP=$(BUILD)/shardlp bash bench/run.sh --quick
+
+# Before a default changes (docs/method-experiments.md): the benchmark families' members at
+# the published criterion, 1 thread (bench/results/families/table.md), then the corpus at
+# 1e-4 with each half's solved count and iterations (EXTRA: the variant's options).
+EXTRA ?=
+bench-families: build
+	bash bench/rq1.sh --bin $(BUILD)/shardlp --threads 1 --time-limit 150 --extra "$(EXTRA)" --out bench/results/families
+	python3 scripts/corpus.py --binary $(BUILD)/shardlp --tol 1e-4:60 --jobs 2 --extra "--threads 1 $(EXTRA)" \
+		--csv bench/results/families/corpus-1e-4.csv
+	for h in dev val; do python3 scripts/corpus.py --half $$h --compare bench/results/families/corpus-1e-4.csv; done
 
 # Per-rank memory on ~21 M nonzeros, 1 rank vs 4 ranks (docs/memory.md).
 test-memory: build

@@ -8,16 +8,21 @@
 # criterion), solver time, end-to-end time, iterations, the checker's maximum and
 # verdict. Writes bench/results/rq1/runs.csv and table.md (or under --out DIR).
 #
-# usage: bench/rq1.sh [--quick] [--np P] [--time-limit SEC] [--out DIR] [--bin BIN]
+# usage: bench/rq1.sh [--quick] [--np P] [--threads T] [--time-limit SEC] [--extra "OPTS"]
+#                     [--out DIR] [--bin BIN]
 #   --quick        one small member per family (a few minutes)
 #   --np P         MPI ranks (grid from shardlp's default for P; default 1)
+#   --threads T    threads per rank (default 1: iteration counts and times comparable)
 #   --time-limit   per solve (default 60 with --quick, 600 otherwise)
+#   --extra OPTS   more solver options (a method variant against the defaults)
 set -eu
-QUICK=0; NP=1; LIMIT=""; OUT=bench/results/rq1; BIN=build/shardlp
+QUICK=0; NP=1; THREADS=1; LIMIT=""; EXTRA=""; OUT=bench/results/rq1; BIN=build/shardlp
 while [ $# -gt 0 ]; do
     case $1 in
         --quick) QUICK=1 ;;
         --np) NP=$2; shift ;;
+        --threads) THREADS=$2; shift ;;
+        --extra) EXTRA=$2; shift ;;
         --time-limit) LIMIT=$2; shift ;;
         --out) OUT=$2; shift ;;
         --bin) BIN=$2; shift ;;
@@ -53,11 +58,12 @@ else
              "production-inventory --factories 10 --stages 20")
 fi
 CRITERION="--termination detailed --eps-abs 1e-8 --eps-rel 0 --gap-rel 1e-2 --norm linf --polish"
+OPTS="$CRITERION --threads $THREADS $EXTRA"
 
 {
     echo "# bench/rq1.sh $([ $QUICK -eq 1 ] && echo --quick) --np $NP --time-limit $LIMIT"
     echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ); $(nproc) cores; $("$BIN" --version 2>/dev/null | head -1)"
-    echo "# solve: $CRITERION --time-limit $LIMIT; check: --tol 1e-6"
+    echo "# solve: $OPTS --time-limit $LIMIT; check: --tol 1e-6"
 } >"$OUT/header.txt"
 echo "member,rows,cols,nonzeros,ranks,status,met,solver_s,end_to_end_s,iterations,polish_iterations,check_max,check_worst,check" >"$OUT/runs.csv"
 for spec in "${MEMBERS[@]}"; do
@@ -66,7 +72,7 @@ for spec in "${MEMBERS[@]}"; do
     $LAUNCH "$BIN" gen $spec --scale benchmark --out "$TMP/lp.shards" --quiet
     start=$(date +%s.%N)
     # shellcheck disable=SC2086
-    $LAUNCH "$BIN" solve "$TMP/lp.shards" $CRITERION --time-limit "$LIMIT" --json "$TMP/s.json" \
+    $LAUNCH "$BIN" solve "$TMP/lp.shards" $OPTS --time-limit "$LIMIT" --json "$TMP/s.json" \
         --out "$TMP/sol" --quiet >/dev/null 2>"$TMP/err" || true
     end=$(date +%s.%N)
     # shellcheck disable=SC2086

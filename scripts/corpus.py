@@ -12,6 +12,7 @@ where INDEX.tsv has one, else the published optimum).
 import argparse
 import concurrent.futures as cf
 import csv
+import hashlib
 import json
 import math
 import os
@@ -31,6 +32,42 @@ def load_index(shared):
         for line in f:
             rows.append(dict(zip(header, line.rstrip("\n").split("\t"))))
     return rows
+
+
+def corpus_half(shared, half):
+    """The names of the development or the validation half (docs/method-experiments.md,
+    "The split"): within each folder of lp/ (netlib, kennington, ...), every LP of
+    INDEX.tsv (whatever its status or size), ordered by the SHA-256 of its name, goes
+    alternately to dev (even places) and val (odd), so both halves keep every group."""
+    groups = {}
+    for r in load_index(shared):
+        groups.setdefault(os.path.dirname(r["file"]), []).append(r)
+    keep = set()
+    for members in groups.values():
+        members.sort(key=lambda r: hashlib.sha256(r["name"].encode()).hexdigest())
+        keep.update(r["name"] for k, r in enumerate(members) if (k % 2 == 0) == (half == "dev"))
+    return keep
+
+
+def shifted_geomean(values, shift=10.0):
+    return math.exp(sum(math.log(v + shift) for v in values) / len(values)) - shift
+
+
+def compare(paths, names=None):
+    """Iterations of two or more results CSVs on the LPs every one of them solves (of
+    names only, when given)."""
+    runs = []
+    for path in paths:
+        with open(path) as f:
+            runs.append({(r["name"], r["tol"]): r for r in csv.DictReader(f)
+                         if names is None or r["name"] in names})
+    common = [k for k in runs[0] if all(k in run and run[k]["pass"] == "True" for run in runs)]
+    for path, run in zip(paths, runs):
+        solved = sum(r["pass"] == "True" for r in run.values())
+        its = [float(run[k]["iterations"]) for k in common]
+        print(f"{path}: {solved}/{len(run)} within the reference; shifted geometric mean "
+              f"of iterations (shift 10) on the {len(common)} all solve: {shifted_geomean(its):,.0f}")
+    return 0
 
 
 def reference_objective(row):
@@ -101,6 +138,10 @@ def main():
     ap.add_argument("--max-nnz", type=int, default=100000)
     ap.add_argument("--include-infeasible", action="store_true")
     ap.add_argument("--only", help="comma-separated instance names")
+    ap.add_argument("--half", choices=["dev", "val"],
+                    help="only the development or the validation half of the corpus")
+    ap.add_argument("--compare", nargs="+", metavar="CSV",
+                    help="compare results CSVs (solved, iterations on the LPs all solve); no run")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--csv")
     ap.add_argument("--markdown")
@@ -111,10 +152,18 @@ def main():
     ap.add_argument("--previous", help="results CSV of an earlier run: its rows are kept "
                     "except for the instances run now (use with --only to rerun a few)")
     args = ap.parse_args()
+    if args.compare:
+        names = None
+        if args.half:
+            names = corpus_half(args.shared, args.half)
+        return compare(args.compare, names)
     tols = [(float(t.split(":")[0]), float(t.split(":")[1])) for t in (args.tol or ["1e-4:60"])]
     rows = [r for r in load_index(args.shared) if int(r["nonzeros"]) <= args.max_nnz]
     if not args.include_infeasible:
         rows = [r for r in rows if r["status"] == "optimal"]
+    if args.half:
+        half = corpus_half(args.shared, args.half)
+        rows = [r for r in rows if r["name"] in half]
     if args.only:
         names = set(args.only.split(","))
         rows = [r for r in rows if r["name"] in names]

@@ -74,6 +74,10 @@ static const slp_option_t TABLE[] = {
     {"weight-step-limit", NULL, SLP_OPT_REAL, SOLVER(pid_step_limit), 0.0, BIG, NULL, NULL,
      "method", "F", "a restart changes the primal weight by at most the factor F (0: no "
      "limit; docs/algorithm.md section 3)"},
+    {"weight-rule", NULL, SLP_OPT_CHOICE, SOLVER(weight_rule), 0, 0, "pid|hpr", NULL, "method",
+     "RULE", "the primal weight's update at restarts: pid (cuPDLPx's controller) or hpr "
+     "(HPR-LP's blend of the movement ratio and the weight of the best fixed-point residual; "
+     "docs/algorithm.md section 3)"},
     {"weight-hold-first", NULL, SLP_OPT_CHOICE, SOLVER(pid_hold_first), 0, 0, "auto|off|on",
      NULL, "method", "WHEN", "the first restart, forced at the first check, keeps the primal "
      "weight (auto: when checks come every 99 iterations or fewer; docs/algorithm.md section "

@@ -18,7 +18,8 @@
 #include "io/json_read.h"
 
 #define CKPT_MAGIC "SLPCKPT1"
-#define CKPT_VERSION 3u /* 3: the smaller state (docs/memory.md); 2: little-endian on any host */
+#define CKPT_VERSION 4u /* 4: the best-FPE weight (--weight-rule); 3: the smaller state
+                          (docs/memory.md); 2: little-endian on any host */
 #define CKPT_MANIFEST "checkpoint.json"
 
 /* Header scalars, in file order (little-endian on disk). */
@@ -27,7 +28,7 @@ enum { HI_R, HI_C, HI_r, HI_c, HI_rank, HI_size, HI_n_loc, HI_m_loc, HI_eval_fre
        HI_fingerprint, HI_COUNT };
 enum { HD_fpe0, HD_fpe_last, HD_pid_omega_best, HD_pid_g_best, HD_pid_integral,
        HD_pid_e_prev, HD_eta, HD_omega, HD_omega0, HD_theta_b, HD_theta_c, HD_obj_const,
-       HD_elapsed, HD_COUNT };
+       HD_elapsed, HD_pid_fpe_best, HD_pid_omega_fpe_best, HD_COUNT };
 
 static struct {
     char *dir, *resume_dir;
@@ -109,7 +110,8 @@ static void fill_header(slp_pdhg_t *s, const slp_loop_t *loop, double elapsed, i
                            loop->checks, 0 /* reserved */, loop->use_pid, cfg.seq, fp};
     double d[HD_COUNT] = {loop->fpe0, loop->fpe_last, loop->pid.omega_best, loop->pid.g_best,
                           loop->pid.integral, loop->pid.e_prev, s->eta, s->omega, s->omega0,
-                          s->theta_b, s->theta_c, s->obj_const, elapsed};
+                          s->theta_b, s->theta_c, s->obj_const, elapsed, loop->pid.fpe_best,
+                          loop->pid.omega_fpe_best};
     memcpy(hi, v, sizeof v);
     memcpy(hd, d, sizeof d);
 }
@@ -362,6 +364,8 @@ static void apply_header(const int64_t hi[HI_COUNT], const double hd[HD_COUNT], 
     loop->pid.g_best = hd[HD_pid_g_best];
     loop->pid.integral = hd[HD_pid_integral];
     loop->pid.e_prev = hd[HD_pid_e_prev];
+    loop->pid.fpe_best = hd[HD_pid_fpe_best];
+    loop->pid.omega_fpe_best = hd[HD_pid_omega_fpe_best];
     s->eta = hd[HD_eta];
     s->omega = hd[HD_omega];
     s->omega0 = hd[HD_omega0];

@@ -1,4 +1,5 @@
-/* Restart criteria and the PID primal weight (docs/algorithm.md sections 3 and 5). */
+/* Restart criteria and the primal weight at restarts: the PID or HPR-LP's rule
+ * (docs/algorithm.md sections 3 and 5). */
 #include <math.h>
 
 #include "solver/solver_internal.h"
@@ -44,6 +45,29 @@ void slp_pdhg_update_weight(slp_pdhg_t *s, slp_pid_t *pid, const slp_check_scala
     record_best_weight(s, pid, chk);
 }
 
+/* HPR-LP's rule (docs/algorithm.md section 3): log omega moves to a blend of the
+ * movement ratio d_d / d_p and the weight of the check with the smallest fixed-point
+ * residual, the blend leaning to the latter as the residual grows past its best. */
+static void hpr_update_weight(slp_pdhg_t *s, slp_pid_t *pid, const slp_check_scalars_t *chk)
+{
+    double dp = chk->dist_x, dd = chk->dist_y;
+    if (!(dp > 1e-16 && dp < 1e12 && dd > 1e-16 && dd < 1e12) || !(pid->fpe_best > 0)) {
+        s->omega = pid->omega_fpe_best;
+        return;
+    }
+    double f = exp(-0.05 * chk->fpe / pid->fpe_best);
+    s->omega = exp(f * log(dd / dp) + (1.0 - f) * log(pid->omega_fpe_best));
+}
+
+/* The smallest fixed-point residual of any check and the weight it was reached with. */
+static void record_best_fpe(const slp_pdhg_t *s, slp_pid_t *pid, const slp_check_scalars_t *chk)
+{
+    if (isfinite(chk->fpe) && chk->fpe < pid->fpe_best) {
+        pid->fpe_best = chk->fpe;
+        pid->omega_fpe_best = s->omega;
+    }
+}
+
 int slp_pdhg_should_restart(const slp_pdhg_t *s, int64_t total, int64_t epoch, double fpe,
                           double fpe0, double fpe_last)
 {
@@ -73,6 +97,8 @@ void slp_loop_init(slp_loop_t *loop, double omega, int use_pid)
     fresh.fpe_last = INFINITY;
     fresh.pid.omega_best = omega;
     fresh.pid.g_best = INFINITY;
+    fresh.pid.fpe_best = INFINITY;
+    fresh.pid.omega_fpe_best = omega;
     fresh.use_pid = use_pid;
     *loop = fresh;
 }
@@ -82,12 +108,16 @@ void slp_pdhg_after_check(slp_pdhg_t *s, slp_loop_t *loop, const slp_check_scala
     int restart = slp_pdhg_should_restart(s, loop->total, loop->epoch, chk->fpe, loop->fpe0,
                                           loop->fpe_last);
     loop->fpe_last = chk->fpe;
+    if (loop->use_pid)
+        record_best_fpe(s, &loop->pid, chk);
     if (!restart)
         return;
     /* The first restart comes at the first check, forced: its distances are those of a
        few iterations from the start, so with --weight-hold-first on it keeps omega. */
     if (loop->use_pid && s->set->pid_hold_first == SLP_HOLD_ON && loop->restarts == 0)
         record_best_weight(s, &loop->pid, chk);
+    else if (loop->use_pid && s->set->weight_rule == SLP_WEIGHT_HPR)
+        hpr_update_weight(s, &loop->pid, chk);
     else if (loop->use_pid)
         slp_pdhg_update_weight(s, &loop->pid, chk);
     slp_pdhg_restart_at_pdhg_point(s);

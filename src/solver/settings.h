@@ -40,6 +40,7 @@ typedef struct slp_settings {
     double pid_ratio_limit; /* PID only while rel_dual / rel_primal is within [1/L, L] (1e6) */
     double pid_step_limit;  /* a restart changes omega by at most this factor (100; 0: no limit) */
     int pid_hold_first;     /* the first restart keeps omega (SLP_HOLD_AUTO) */
+    int weight_rule;        /* SLP_WEIGHT_PID or SLP_WEIGHT_HPR (--weight-rule) */
 
     int polish;          /* feasibility polishing (off) */
     int step_boost;      /* active-set step-size boost (off) */
@@ -53,6 +54,8 @@ typedef struct slp_settings {
 
 void slp_settings_default(slp_settings_t *s);
 
+/* weight_rule's values (the --weight-rule choices, in order). */
+enum { SLP_WEIGHT_PID = 0, SLP_WEIGHT_HPR = 1 };
 /* pid_hold_first's values (the --weight-hold-first choices, in order). */
 enum { SLP_HOLD_AUTO = 0, SLP_HOLD_OFF = 1, SLP_HOLD_ON = 2 };
 /* The check interval and the first restart's weight where they are automatic

@@ -92,6 +92,7 @@ typedef struct {
 
 typedef struct {
     double omega_best, g_best, integral, e_prev;
+    double fpe_best, omega_fpe_best; /* the smallest FPE of any check and omega then (hpr rule) */
 } slp_pid_t;
 
 /* The restart loop's bookkeeping (one per run: the main solve, or a polishing phase). */

@@ -41,9 +41,10 @@ static void verify_tolerances(const slp_settings_t *s, double *primal, double *d
     *gap = fmax(s->eps_abs, s->gap_rel);
 }
 
-/* The normwise criteria within SLACK x the tolerance and, for a high-accuracy solve,
- * the worst coordinate (the checker's coordinatewise and sign criteria) within
- * COORD_SLACK x it. */
+/* The normwise criteria within SLACK x the tolerance and, for a high-accuracy solve
+ * (all three tolerances, the gap's included, at most COORD_TOL), the worst coordinate
+ * (the checker's coordinatewise and sign criteria) within COORD_SLACK x the larger of
+ * the residuals' tolerances. */
 slp_err slp_verify_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
                            const slp_settings_t *settings, slp_result_t *result,
                            slp_verification_t *out)
@@ -61,7 +62,7 @@ slp_err slp_verify_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
                       fmax(v[SLP_CHECK_STAT_COORD],
                            fmax(v[SLP_CHECK_ROW_DUAL_SIGN], v[SLP_CHECK_REDUCED_COST_SIGN])));
     double t = fmax(tp, td);
-    int coord_ok = t > SLP_VERIFY_COORD_TOL || out->coord <= SLP_VERIFY_COORD_SLACK * t;
+    int coord_ok = fmax(t, tg) > SLP_VERIFY_COORD_TOL || out->coord <= SLP_VERIFY_COORD_SLACK * t;
     out->primal_ok = isfinite(out->primal) && out->primal <= SLP_VERIFY_SLACK * tp;
     out->ok = chk.all_finite && out->primal <= SLP_VERIFY_SLACK * tp &&
               out->dual <= SLP_VERIFY_SLACK * td && out->gap <= SLP_VERIFY_SLACK * tg && coord_ok;

@@ -138,6 +138,14 @@ expect_error "inconsistent bounds" "inconsistent.mps" -- "$BIN" solve "$TMP/inco
 expect_error "nccl without cuda" "--comm-lib nccl needs --backend cuda" -- "$BIN" solve "$SHARED/lp/netlib/afiro.mps.gz" --comm-lib nccl
 expect_error "grid named as an option" "--grid 2x2 needs 4 ranks" -- "$BIN" solve "$SHARED/lp/netlib/afiro.mps.gz" --grid 2x2
 
+# The other primal-weight rule (--weight-rule hpr, docs/algorithm.md section 3) reaches
+# the published optima at 1e-8 too (afiro; e226 with its objective constant; scagr7).
+for inst in afiro:-464.7531428571 e226:-11.63892907 scagr7:-2331389.824; do
+    "$BIN" solve "$SHARED/lp/netlib/${inst%%:*}.mps.gz" --tol 1e-8 --weight-rule hpr >"$TMP/hpr.log" 2>&1 \
+        && objective_close "$TMP/hpr.log" "${inst#*:}" 1e-6 && ok || bad "--weight-rule hpr: ${inst%%:*}"
+done
+expect_error "unknown weight rule" "weight-rule" -- "$BIN" solve "$SHARED/lp/netlib/afiro.mps.gz" --weight-rule pdlp
+
 # A warm start from a run's own optimum (--sol, then --start: column values and row
 # duals; presolve is off for it, docs/statuses.md "Warm starts") at the same tolerance
 # ends in at most 10% of the cold iterations, at the published optimum.

@@ -6,6 +6,7 @@
 #  2. a deterministic variant: stop at --iter-limit after checkpoints, resume, same result;
 #     and one job line (--checkpoint D --resume D) that starts cold on an empty D and
 #     resumes on the next run; SIGTERM and --time-limit leave a last checkpoint (2c);
+#     the deterministic variant again with --weight-rule hpr (2d);
 #  3. corrupted or mismatched checkpoints are refused with a clear message, non-zero exit.
 # Expected values come from the uninterrupted run of the same binary on the same shards
 # (the method is deterministic for a fixed grid).
@@ -64,6 +65,18 @@ timeout 120 "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" -
 timeout 120 "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" --resume "$T/ck2" \
   --json resumed2.json || fail "resume after the iteration limit"
 same_result ref.json resumed2.json || fail "resumed (iteration limit) differs"
+
+# 2d. The same with --weight-rule hpr, whose weight depends on the smallest fixed-point
+#     residual of every earlier check (the checkpoint carries it, format version 4).
+HPR=(--weight-rule hpr)
+timeout 120 "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" "${HPR[@]}" \
+  --json ref_hpr.json || fail "reference run (hpr)"
+[ "$(field ref_hpr.json status)" = optimal ] || fail "reference (hpr) not optimal"
+timeout 120 "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" "${HPR[@]}" \
+  --checkpoint "$T/ck6" --checkpoint-every 1e-9 --iter-limit 1000 --json part6.json || fail "partial run (hpr)"
+timeout 120 "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/ckmodel.shards" "${OPTS[@]}" "${HPR[@]}" \
+  --resume "$T/ck6" --json resumed6.json || fail "resume (hpr)"
+same_result ref_hpr.json resumed6.json || fail "resumed (hpr) differs from the uninterrupted run"
 
 # 2b. One job line for the first run and every requeue: --resume DIR on a directory with
 #     no checkpoint yet starts cold; the same line then resumes what the first left.
