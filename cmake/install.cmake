@@ -3,14 +3,16 @@
 #   lib/cmake/shardlp/ (find_package(shardlp): imported targets shardlp::shardlp, the
 #   shared library, and shardlp::shardlp_static), lib/pkgconfig/shardlp.pc.
 # SLP_PYTHON_PACKAGE (set by the Python build, python/pyproject.toml) installs only the
-# shared library, into the package directory.
+# shared library and the program, into the package directory (the wheel's `shardlp`
+# command runs the program, python/shardlp/_cli.py).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-option(SLP_PYTHON_PACKAGE "Install libshardlp.so alone, for the Python wheel" OFF)
+option(SLP_PYTHON_PACKAGE "Install libshardlp.so and the program alone, for the Python wheel" OFF)
 if(SLP_PYTHON_PACKAGE)
   # one file under the name the loader looks for (python/shardlp/_lib.py)
   install(FILES $<TARGET_FILE:shardlp_shared> DESTINATION shardlp RENAME libshardlp.so)
+  install(PROGRAMS $<TARGET_FILE:shardlp> DESTINATION shardlp/bin)
   return()
 endif()
 

@@ -10,8 +10,8 @@ See docs/python.md. Modelling tools: shardlp.pyomo_plugin (Pyomo); PuLP uses the
 """
 from ._lib import InputError, LibraryNotFoundError, ShardlpError, find_library
 from .model import STATUS_NAMES, Model, Result, ShardResult, rank, ranks, read, solve_shards, version
-from .settings import Settings, options
+from .settings import TOOL_TOL, Settings, options
 
 __all__ = ["Model", "Result", "read", "version", "ShardlpError", "InputError",
-           "LibraryNotFoundError", "find_library", "STATUS_NAMES", "Settings", "options", "rank", "ranks", "solve_shards", "ShardResult"]
+           "LibraryNotFoundError", "find_library", "STATUS_NAMES", "Settings", "options", "TOOL_TOL", "rank", "ranks", "solve_shards", "ShardResult"]
 __version__ = "0.1.0"

@@ -4,6 +4,7 @@ primal values and duals included.
     import cvxpy as cp
     from shardlp.cvxpy import SHARDLP
     prob.solve(solver=SHARDLP(), tol=1e-8)       # any keyword of shardlp.Model.solve
+                                                 # (tol defaults to shardlp.TOOL_TOL)
 
 cvxpy hands over the problem in conic form, minimize c^T x subject to b - A x in K with
 K the zero cone (equalities) times the nonnegative orthant (inequalities A x <= b); shardlp
@@ -54,7 +55,7 @@ class SHARDLP(ConicSolver):
         model = shardlp.Model(c=np.asarray(data[s.C], dtype=float), A=A, lc=lc, uc=b,
                               lv=np.full(n, -np.inf), uv=np.full(n, np.inf))
         options = dict(solver_opts)
-        options.setdefault("tol", 1e-6)
+        options.setdefault("tol", shardlp.TOOL_TOL)
         return {"result": model.solve(verbose=verbose, **options)}
 
     def invert(self, results, inverse_data):

@@ -1,6 +1,7 @@
 """linopy route (docs/modelling-tools.md): `shardlp.linopy.solve(model, **options)` writes
 the linopy model as an LP file, solves it with shardlp (any keyword of
-shardlp.Model.solve), and writes the solution back onto the model by name: variable
+shardlp.Model.solve; tol defaults to shardlp.TOOL_TOL, as on every modelling-tool
+route), and writes the solution back onto the model by name: variable
 values (`model.variables[...].solution`), constraint duals (`model.constraints[...].dual`,
 in HiGHS's sign convention, as linopy reports HiGHS's), `model.objective.value`,
 `model.status` and `model.termination_condition`. Returns (status, termination_condition)
@@ -45,7 +46,7 @@ def solve(model, **options):
         path = os.path.join(tmp, "model.lp")
         model.to_file(path)
         lp = shardlp.read(path)
-        res = lp.solve(**options)
+        res = lp.solve(**{"tol": shardlp.TOOL_TOL, **options})
         col_names, row_names = lp.col_names, lp.row_names
     status, condition = _STATUS.get(res.status, ("unknown", "unknown"))
     n_vars = int(model._xCounter) if hasattr(model, "_xCounter") else len(res.x)

@@ -11,7 +11,8 @@ The model is written as free MPS (objective sense included), solved with
 ``shardlp MODEL.mps --solution_file F``, and the HiGHS-style solution file is read
 back: variable values, and with ``model.dual = Suffix(direction=Suffix.IMPORT)`` /
 ``model.rc = ...`` the row duals and reduced costs (HiGHS's sign convention).
-The executable is `executable=`, else $SHARDLP_BIN, else `shardlp` on the PATH.
+The executable is `executable=`, else $SHARDLP_BIN, else the program an installed
+wheel carries, else `shardlp` on the PATH.
 """
 import os
 import re
@@ -29,6 +30,8 @@ from pyomo.opt import (
     TerminationCondition,
 )
 from pyomo.opt.solver import SystemCallSolver
+
+from shardlp._cli import bundled_program
 
 _TERMINATION = {
     "Optimal": (TerminationCondition.optimal, SolutionStatus.optimal),
@@ -91,7 +94,8 @@ class ShardlpShell(SystemCallSolver):
         return ResultsFormat.soln
 
     def _default_executable(self):
-        path = os.environ.get("SHARDLP_BIN") or shutil.which("shardlp")
+        path = (os.environ.get("SHARDLP_BIN") or bundled_program()
+                or shutil.which("shardlp"))
         if not path:
             self.enable = False
             return None
@@ -99,6 +103,21 @@ class ShardlpShell(SystemCallSolver):
 
     def _get_version(self):
         return (0, 1, 0)
+
+    # Pyomo kills the process 1 s after `timelimit`; shardlp's --time-limit counts the
+    # solve, not reading the model and writing the solution, so the kill would come
+    # before the solution file of a run that stopped at its limit. The safety net is
+    # moved out by this grace period (docs/modelling-tools.md).
+    KILL_GRACE_S = 60.0
+
+    def _execute_command(self, command):
+        limit = self._timelimit
+        if limit is not None and limit > 0:
+            self._timelimit = limit + self.KILL_GRACE_S + 0.1 * limit
+        try:
+            return SystemCallSolver._execute_command(self, command)
+        finally:
+            self._timelimit = limit
 
     def create_command_line(self, executable, problem_files):
         if self._log_file is None:

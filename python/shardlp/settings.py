@@ -8,6 +8,13 @@ import os
 
 from ._lib import check, lib, release
 
+# The default tolerance of every modelling-tool route (PuLP, Pyomo, linopy, cvxpy and the
+# command line called as HiGHS is): HiGHS's feasibility tolerance, the CLI's
+# SLP_HIGHS_STYLE_TOL (src/run/run_options.h), at which an "optimal" answer's duals are
+# usable (docs/modelling-tools.md, "One tolerance"; python/tests/test_tolerance_routes.py
+# checks that the two agree). Model.solve's own default stays the method's 1e-4.
+TOOL_TOL = 1e-7
+
 
 def options():
     """{name: (kind, help)} of every option, in the library's order."""

@@ -50,7 +50,7 @@ def linopy_model():
     y = m.add_variables(lower=-1, name="y")
     m.add_constraints(x.sum() + y >= 4, name="total")
     m.add_constraints(x - y <= 2, name="link")
-    m.add_constraints(2 * x.sel(i=0) + x.sel(i=1) == 1.5, name="pair")
+    m.add_constraints(2 * x.sel(i=0, drop=True) + x.sel(i=1, drop=True) == 1.5, name="pair")
     m.add_objective((np.arange(1, 7) * x).sum() + 2 * y)
     return m
 

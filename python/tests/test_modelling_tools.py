@@ -120,3 +120,22 @@ def test_pyomo_plugin(binary):
         if up is not None:
             assert body <= pe.value(up) + 1e-6 * (1 + abs(pe.value(up)))
     assert len(mod.dual) == m
+
+
+def test_pyomo_timelimit_leaves_time_to_write(binary, tmp_path):
+    """Pyomo's own kill comes 1 s after `timelimit`; shardlp's limit counts the solve only.
+    A program that takes 2.5 s before it starts solving (standing in for reading a large
+    model) with timelimit=1 must still deliver its solution: the plugin moves Pyomo's kill
+    out by its grace period."""
+    pe = pytest.importorskip("pyomo.environ")
+    import shardlp.pyomo_plugin  # noqa: F401
+    slow = tmp_path / "slow_shardlp"
+    slow.write_text(f'#!/bin/sh\nsleep 2.5\nexec "{binary}" "$@"\n')
+    slow.chmod(0o755)
+    m = pe.ConcreteModel()
+    m.x = pe.Var([0, 1], bounds=(0, 10))
+    m.obj = pe.Objective(expr=3 * m.x[0] + 2 * m.x[1], sense=pe.maximize)
+    m.total = pe.Constraint(expr=m.x[0] + m.x[1] <= 12)
+    res = pe.SolverFactory("shardlp", executable=str(slow)).solve(m, timelimit=1)
+    assert res.solver.termination_condition == pe.TerminationCondition.optimal
+    assert abs(pe.value(m.obj) - 34) < 1e-5

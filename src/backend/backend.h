@@ -127,6 +127,11 @@ typedef enum { SLP_MEM_HOST = 0, SLP_MEM_DEVICE = 1 } slp_memory_kind;
 struct slp_backend {
     const char *name;
     slp_memory_kind memory;
+    /* The thread count that host work is cut into parts for (the CPU backend's block
+     * products, the scaling's private sums): the most threads the backend may use, not
+     * the count of the moment, so that results do not depend on the latter
+     * (docs/threads.md). 1 for a device backend. */
+    int parts;
 
     /* The backend's sticky error after waiting for queued work: SLP_OK, or the first
      * failure of any earlier operation (with its message already set). */

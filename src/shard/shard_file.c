@@ -285,8 +285,13 @@ slp_err slp_shard_check_output_dir(const char *dir, int solution)
                          "%s: exists and is neither empty nor a complete earlier shardlp output "
                          "(%s and only the files it lists); refusing to overwrite it",
                          dir, manifest);
-    /* absent: the parent must take the DIR.tmp.XXXXXX sibling; present: so must it */
-    return slp_out_check(dir, solution ? "sharded solution" : "shard directory", state == 1);
+    /* absent: the parent must take the DIR.tmp.XXXXXX sibling; present: so must it
+     * ("sol/" is the directory sol: its parent is ".") */
+    char bare[PATH_MAX];
+    snprintf(bare, sizeof bare, "%s", dir);
+    for (size_t k = strlen(bare); k > 1 && bare[k - 1] == '/'; k--)
+        bare[k - 1] = '\0';
+    return slp_out_check(bare, solution ? "sharded solution" : "shard directory", state == 1);
 }
 
 slp_err slp_dir_begin(const char *dir, const char *manifest_name, char **tmp)

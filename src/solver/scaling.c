@@ -6,10 +6,6 @@
 
 #include "grid/reduce.h"
 
-#ifdef SLP_HAVE_OPENMP
-#include <omp.h>
-#endif
-
 #define SLP_MATRIX_ZERO_TOL 1e-9
 #define SLP_SCALE_FLOOR 1e-12
 #define SLP_SCALE_PAR_MIN 20000 /* entries below which a sweep runs on one thread */
@@ -89,9 +85,10 @@ slp_err slp_compute_norms(slp_grid_t *grid, const slp_local_problem_t *lp, slp_n
  * the statistics of those lines are per line, and when no other rank shares the line
  * (a column with R = 1, a row with C = 1) its factor is folded in at once, with no
  * array of statistics; the other side's are scattered into one private array per
- * thread, short and cache-resident, combined in thread order. Maxima and minima do not
- * depend on the order, so the geometric-mean and Ruiz factors are identical for every
- * grid shape and thread count. The factors are applied to both copies and to the
+ * part of the lines (the backend's part count), short and cache-resident, combined in
+ * part order, whichever threads ran the parts. Maxima and minima do not depend on the
+ * order, so the geometric-mean and Ruiz factors are identical for every grid shape and
+ * part count; the Pock-Chambolle sums depend on the part count alone. The factors are applied to both copies and to the
  * vectors once, at the end, and the reciprocals become the factors in place. */
 
 typedef struct {
@@ -103,20 +100,11 @@ typedef struct {
     double *inv_r, *inv_s;    /* reciprocals of the cumulative factors */
     double *line_stat;        /* [2 lines] statistics of the lines (unless local_lines) */
     double *cross_stat;       /* [2 cross] statistics of the other side */
-    double *priv;             /* [threads x 2 cross]: its scattered statistics per thread */
-    int threads;
+    double *priv;             /* [parts x 2 cross]: the scattered statistics of each part */
+    int parts;                /* parts of a sweep (slp_scale's argument) */
 } scaler_t;
 
 enum { STAT_MAX, STAT_MINMAX, STAT_SUM };
-
-static int scale_threads(void)
-{
-#ifdef SLP_HAVE_OPENMP
-    return omp_get_max_threads();
-#else
-    return 1;
-#endif
-}
 
 /* Initial value of a statistic: -min starts at -inf (so that an empty line stays
  * recognisable after the max reduction), maxima and sums at 0. */
@@ -191,14 +179,24 @@ sweep_line(const slp_csr_t *L, double *inv_line, const double *inv_cross, int co
         line_out[nl + k] = -mn;
 }
 
+/* Lines [lo, hi) of part p of `parts`: OpenMP's static split of the lines. */
+static void part_lines(int64_t len, int parts, int p, int64_t *lo, int64_t *hi)
+{
+    int64_t q = len / parts, r = len % parts;
+    *lo = p * q + (p < r ? p : r);
+    *hi = *lo + q + (p < r ? 1 : 0);
+}
+
 #define SWEEP_CASE(KIND, LINE, CROSS, COLS)                                                   \
-    _Pragma("omp for schedule(static)") for (int64_t k = 0; k < L->rows; k++)                \
-        sweep_line(L, inv_line, inv_cross, COLS, KIND, LINE, line_power, CROSS, cross_power, \
-                   fold, line_out, mine, k)
+    for (int64_t k = lo; k < hi; k++)                                                        \
+    sweep_line(L, inv_line, inv_cross, COLS, KIND, LINE, line_power, CROSS, cross_power, fold, \
+               line_out, mine, k)
 
 /* One sweep over the streamed lines: statistics of kind `kind` of the lines (when
  * want_line; terms |a~|^line_power for sums), folded in at once when the lines are
- * local, and of the cross side (when want_cross; |a~|^cross_power) into cross_stat. */
+ * local, and of the cross side (when want_cross; |a~|^cross_power) into cross_stat.
+ * The lines are cut into s->parts parts, each with its own cross statistics, added in
+ * part order: the sums depend on the part count, not on the threads that run them. */
 static void sweep(scaler_t *s, int kind, int want_line, double line_power, int want_cross,
                   double cross_power)
 {
@@ -208,15 +206,13 @@ static void sweep(scaler_t *s, int kind, int want_line, double line_power, int w
     const double *inv_cross = cols ? s->inv_r : s->inv_s;
     double *line_out = s->line_stat;
     const int64_t width = kind == STAT_MINMAX ? 2 * L->cols : L->cols;
-    int parts = L->nnz >= SLP_SCALE_PAR_MIN ? s->threads : 1;
+    int parts = L->nnz >= SLP_SCALE_PAR_MIN ? s->parts : 1;
     int which = (kind * 2 + want_line) * 2 + want_cross;
-#pragma omp parallel num_threads(parts) if (parts > 1)
-    {
-        int t = 0;
-#ifdef SLP_HAVE_OPENMP
-        t = omp_get_thread_num();
-#endif
-        double *mine = s->priv + (size_t)t * (size_t)width;
+#pragma omp parallel for schedule(dynamic, 1) if (parts > 1)
+    for (int p = 0; p < parts; p++) {
+        int64_t lo, hi;
+        part_lines(L->rows, parts, p, &lo, &hi);
+        double *mine = s->priv + (size_t)p * (size_t)width;
         if (want_cross)
             stat_init(mine, kind, L->cols);
         if (cols) {
@@ -375,13 +371,13 @@ static slp_err run_passes(scaler_t *s, const slp_settings_t *settings)
 }
 
 slp_err slp_scale(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_t *settings,
-                  slp_csr_t *at_out, slp_scaling_t *sc)
+                  int parts, slp_csr_t *at_out, slp_scaling_t *sc)
 {
     memset(sc, 0, sizeof *sc);
     sc->theta_b = sc->theta_c = 1.0;
     slp_csr_t at;
     memset(&at, 0, sizeof at);
-    scaler_t s = {.grid = grid, .m = lp->m_loc, .n = lp->n_loc, .threads = scale_threads()};
+    scaler_t s = {.grid = grid, .m = lp->m_loc, .n = lp->n_loc, .parts = parts > 1 ? parts : 1};
     s.lines_are_cols = s.n > s.m;
     s.lines = s.lines_are_cols ? &at : &lp->A;
     s.local_lines = s.lines_are_cols ? grid->R == 1 : grid->C == 1;
@@ -389,7 +385,7 @@ slp_err slp_scale(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
     slp_err rc = slp_csr_transpose(&lp->A, &at);
     double **arrays[] = {&s.inv_r, &s.inv_s, &s.cross_stat, &s.priv, &s.line_stat};
     size_t sizes[] = {(size_t)s.m, (size_t)s.n, 2 * (size_t)ncross,
-                      2 * (size_t)ncross * (size_t)s.threads,
+                      2 * (size_t)ncross * (size_t)s.parts,
                       s.local_lines ? 0 : 2 * (size_t)nlines};
     for (int k = 0; rc == SLP_OK && k < 5; k++)
         rc = slp_alloc(arrays[k], sizes[k] + 1, sizeof(double));

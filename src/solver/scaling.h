@@ -28,9 +28,11 @@ slp_err slp_preprocess(slp_local_problem_t *lp, int64_t *dropped);
 slp_err slp_compute_norms(slp_grid_t *grid, const slp_local_problem_t *lp, slp_norms_t *out);
 /* Geometric-mean, Ruiz, Pock-Chambolle and bound/objective rescaling of lp in place;
  * fills *sc (arrays owned by sc). The passes read A_rc's transpose, which is returned,
- * scaled like A_rc, in *at (owned by the caller; NULL: freed here). */
+ * scaled like A_rc, in *at (owned by the caller; NULL: freed here). The sweeps are cut
+ * into `parts` (the backend's, backend.h): the factors depend on it, not on the
+ * threads that run them. */
 slp_err slp_scale(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_t *settings,
-                  slp_csr_t *at, slp_scaling_t *sc);
+                  int parts, slp_csr_t *at, slp_scaling_t *sc);
 void slp_scaling_free(slp_scaling_t *sc);
 
 #endif

@@ -254,7 +254,7 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, double t_entry, slp
     slp_scaling_t sc;
     slp_csr_t at; /* A_rc^T, built and scaled with A_rc, handed to the backend below */
     double t_scale = slp_wall_seconds();
-    SLP_CALL(slp_scale(s->grid, lp, s->set, &at, &sc));
+    SLP_CALL(slp_scale(s->grid, lp, s->set, s->be->parts, &at, &sc));
     double t_vectors = slp_wall_seconds();
     s->theta_b = sc.theta_b;
     s->theta_c = sc.theta_c;

@@ -4,8 +4,10 @@
 # (scikit-build-core) and bundles it; from `/`, with no SHARDLP_* variable set,
 # `import shardlp` finds the bundled library and solves afiro (MPS) and a hand-solved LP
 # file to their optima; `pip wheel ./python` gives one py3 wheel that carries the
-# library. Needs PyPI (pip downloads scikit-build-core and numpy), like
-# tests/cli/python_interfaces.sh.
+# library and the program; the `shardlp` command the wheel installs solves afiro from /
+# with the venv's bin/ on the PATH as an activated venv has it, and PuLP's
+# HiGHS_CMD(path="shardlp") finds and uses it. Needs PyPI (pip downloads
+# scikit-build-core, numpy and PuLP), like tests/cli/python_interfaces.sh.
 set -u
 BIN=$1; ROOT=$2; SHARED=$3
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -38,10 +40,38 @@ print("bundled", lib, a.objective, b.objective)
 PY
 [ $? -eq 0 ] && ok "import from / with the bundled library: $(tail -1 "$T/run.log")" ||
     bad "import and solve: $(tail -8 "$T/run.log")"
+# the command, as an activated venv finds it: nothing of the build tree on the PATH
+(cd / && env -u SHARDLP_LIB -u SHARDLP_BIN -u PYTHONPATH PATH="$T/venv/bin:/usr/bin:/bin" \
+    shardlp "$ROOT/examples/data/afiro.mps" --solution_file "$T/afiro.sol") > "$T/cmd.log" 2>&1
+if grep -q "^Model status *: Optimal" "$T/cmd.log" && [ "$(command -v "$T/venv/bin/shardlp")" ] &&
+   "$T/venv/bin/python" -c "import shardlp._cli as c; assert 'site-packages' in c.bundled_program()" 2>> "$T/cmd.log"; then
+    ok "the shardlp command: $(grep '^Objective value' "$T/cmd.log")"
+else
+    bad "the shardlp command: $(tail -8 "$T/cmd.log")"
+fi
+if timeout 600 "$T/venv/bin/pip" install -q "pulp>=2.7,<4" > "$T/pulp.log" 2>&1; then
+    (cd / && env -u SHARDLP_LIB -u SHARDLP_BIN -u PYTHONPATH PATH="$T/venv/bin:/usr/bin:/bin" \
+        "$T/venv/bin/python" - <<'PY') > "$T/pulp_run.log" 2>&1
+import pulp
+prob = pulp.LpProblem("p", pulp.LpMaximize)
+x, y = pulp.LpVariable("x", 0, 10), pulp.LpVariable("y", 0, 10)
+prob += 3 * x + 2 * y
+prob += x + y <= 12
+prob += x - y == 2
+assert prob.solve(pulp.HiGHS_CMD(path="shardlp", msg=False)) == pulp.LpStatusOptimal
+assert abs(pulp.value(prob.objective) - 31) < 1e-5, pulp.value(prob.objective)
+print("pulp objective", pulp.value(prob.objective))
+PY
+    [ $? -eq 0 ] && ok "PuLP's HiGHS_CMD(path=\"shardlp\"): $(tail -1 "$T/pulp_run.log")" ||
+        bad "PuLP through the command: $(tail -8 "$T/pulp_run.log")"
+else
+    bad "pip install pulp: $(tail -5 "$T/pulp.log")"
+fi
 if timeout 900 "$T/venv/bin/pip" wheel -q --no-deps -w "$T/wheels" "$T/src/python" > "$T/wheel.log" 2>&1; then
     w=$(ls "$T"/wheels/*.whl 2>/dev/null | head -1)
     [ -n "$w" ] && python3 -m zipfile -l "$w" | grep -q "shardlp/libshardlp.so" &&
-        ok "pip wheel: $(basename "$w") carries libshardlp.so" || bad "wheel content: $w"
+        python3 -m zipfile -l "$w" | grep -q "shardlp/bin/shardlp" &&
+        ok "pip wheel: $(basename "$w") carries libshardlp.so and bin/shardlp" || bad "wheel content: $w"
 else
     bad "pip wheel: $(tail -10 "$T/wheel.log")"
 fi

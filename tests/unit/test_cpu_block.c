@@ -89,7 +89,7 @@ static void check_layout(int64_t rows, int64_t cols, double density, slp_block_l
     random_block(rows, cols, density, &a, &dense);
     set_threads(threads);
     slp_block_t *b = NULL;
-    CHECK(slp_cpu_block_create(&a, NULL, layout, &b) == SLP_OK, "create: %s", slp_error_message());
+    CHECK(slp_cpu_block_create(&a, NULL, layout, threads, &b) == SLP_OK, "create: %s", slp_error_message());
     CHECK(a.row_ptr == NULL && a.val == NULL, "the block's arrays were not taken over");
     double *x = malloc(sizeof(double) * (size_t)cols), *y = malloc(sizeof(double) * (size_t)rows);
     double *ax = malloc(sizeof(double) * (size_t)rows), *aty = malloc(sizeof(double) * (size_t)cols);
@@ -171,7 +171,7 @@ static void check_bytes(slp_block_layout layout, int ptr_bytes)
     random_block(120, 900, 0.25, &a, &dense);
     int64_t nnz = a.nnz;
     slp_block_t *b = NULL;
-    CHECK(slp_cpu_block_create(&a, NULL, layout, &b) == SLP_OK, "create");
+    CHECK(slp_cpu_block_create(&a, NULL, layout, 1, &b) == SLP_OK, "create");
     int64_t want = layout == SLP_BLOCK_COLS ? 12 * nnz + ptr_bytes * 901
                                             : 24 * nnz + ptr_bytes * (121 + 901);
     CHECK(slp_cpu_block_bytes(b) == want, "layout %d, %d-byte pointers: bytes %lld, want %lld",

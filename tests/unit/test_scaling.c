@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef SLP_HAVE_OPENMP
+#include <omp.h>
+#endif
+
 #include "backend/backend.h"
 #include "check.h"
 #include "dense_model.h"
@@ -41,7 +45,7 @@ static void scale_2x2_geo(const double *a, const double *c, const double *uc, in
     if (geo_iters > 0)
         set.pock_chambolle = 0;
     *sc = (slp_scaling_t){0};
-    CHECK(slp_scale(grid, lp, &set, NULL, sc) == SLP_OK, "scale: %s", slp_error_message());
+    CHECK(slp_scale(grid, lp, &set, 1, NULL, sc) == SLP_OK, "scale: %s", slp_error_message());
     slp_grid_destroy(&grid);
     slp_model_destroy(&model);
 }
@@ -212,8 +216,75 @@ static void test_sigma_max(int guarded)
     free(t);
 }
 
+/* Factors of a 200 x 1500 random LP (30,000 entries: the sweeps run in parts) cut into
+ * `parts` and run on `threads` threads (docs/threads.md: results depend on the parts,
+ * not on the threads that run them). */
+static void random_factors(int parts, int threads, double *drow, double *dcol)
+{
+    enum { M = 200, N = 1500 };
+    double *a = calloc((size_t)M * N, sizeof(double)), c[N], lv[N], uv[N], lc[M], uc[M];
+    unsigned seed = 12345;
+    for (int k = 0; k < M * N; k++) {
+        seed = seed * 1103515245u + 12345u;
+        if ((seed >> 16) % 10 == 0) /* a tenth of the entries, magnitudes 1e-3..1e3 */
+            a[k] = ((seed >> 8) & 1 ? 1 : -1) * pow(10.0, (double)((seed >> 4) % 7) - 3.0);
+    }
+    for (int j = 0; j < N; j++) {
+        c[j] = 1.0 + j % 7;
+        lv[j] = 0.0;
+        uv[j] = 10.0;
+    }
+    for (int i = 0; i < M; i++) {
+        lc[i] = -INFINITY;
+        uc[i] = 1.0 + i % 5;
+    }
+    slp_model_t *model = dense_model(M, N, a, c, lv, uv, lc, uc, 1);
+    slp_local_problem_t lp;
+    local_of(model, &lp);
+    slp_grid_t *grid = NULL;
+    slp_grid_create(1, 1, &grid);
+    slp_settings_t set;
+    slp_settings_default(&set);
+    set.geo_iters = 2;
+    set.pock_chambolle = 1; /* the sums: the pass whose result depends on the order */
+#ifdef SLP_HAVE_OPENMP
+    omp_set_num_threads(threads);
+#else
+    (void)threads;
+#endif
+    slp_scaling_t sc = {0};
+    CHECK(slp_scale(grid, &lp, &set, parts, NULL, &sc) == SLP_OK, "scale: %s",
+          slp_error_message());
+    memcpy(drow, sc.drow, sizeof(double) * M);
+    memcpy(dcol, sc.dcol, sizeof(double) * N);
+    slp_scaling_free(&sc);
+    slp_local_problem_free(&lp);
+    slp_grid_destroy(&grid);
+    slp_model_destroy(&model);
+    free(a);
+}
+
+static void test_parts_not_threads(void)
+{
+    enum { M = 200, N = 1500 };
+    static double r1[M], s1[N], r2[M], s2[N], r3[M], s3[N];
+    random_factors(3, 1, r1, s1);
+    random_factors(3, 3, r2, s2);
+    random_factors(3, 2, r3, s3);
+    CHECK(!memcmp(r1, r2, sizeof r1) && !memcmp(s1, s2, sizeof s1),
+          "3 parts on 1 and on 3 threads: other factors");
+    CHECK(!memcmp(r1, r3, sizeof r1) && !memcmp(s1, s3, sizeof s1),
+          "3 parts on 1 and on 2 threads: other factors");
+    random_factors(1, 1, r2, s2); /* other parts, other sums: the same to rounding */
+    double worst = 0.0;
+    for (int j = 0; j < N; j++)
+        worst = fmax(worst, fabs(s2[j] / s1[j] - 1.0));
+    CHECK(worst < 1e-12, "1 and 3 parts: column factors differ by %.3g", worst);
+}
+
 int main(void)
 {
+    test_parts_not_threads();
     test_ruiz_diagonal();
     test_pock_chambolle();
     test_geometric_mean();

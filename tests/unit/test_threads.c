@@ -9,7 +9,8 @@
  *  3. the backend's dot product on 1, 2, 3 and 4 threads: the same bits, as the
  *     governor's changes of the count require (the checks' partial sums are cut into
  *     the same parts; tests/cli/threads.sh holds whole solves to it);
- *  4. the default count: at least 1, OMP_NUM_THREADS obeyed. */
+ *  4. the default count: at least 1, OMP_NUM_THREADS obeyed;
+ *  5-6. the start on the CPUs other processes leave free, and that reading. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,72 @@ static void test_governor(void)
           "load from window 300 to 600: on %d, %d, %d at 300, 600, the end", at[0], at[1], at[2]);
 }
 
+/* As simulate, from `start` threads (the count the start saw free), and with a
+ * probe for more threads skipped while the machine is busy (the backend's reading of
+ * the runnable tasks, here the machine's own: 2 threads slower than 1). */
+static double simulate_from(machine_fn machine, int windows, int start, int at[3])
+{
+    slp_thread_governor_t g;
+    slp_thread_governor_init(&g, 2);
+    slp_thread_governor_start(&g, start);
+    int threads = g.threads[g.at];
+    double total = 0.0;
+    for (int w = 0; w < windows; w++) {
+        double seconds = 64 * machine(threads, w);
+        total += seconds;
+        threads = slp_thread_governor_step(&g, 64, seconds);
+        if (slp_thread_governor_probing_up(&g) && machine(2, w + 1) > machine(1, w + 1)) {
+            slp_thread_governor_skip_probe(&g);
+            threads = g.threads[g.at];
+        }
+        if (w == 299)
+            at[0] = threads;
+        if (w == 599)
+            at[1] = threads;
+    }
+    at[2] = threads;
+    return total;
+}
+
+/* 5. A start on the free CPUs: beside a busy process a short run costs what 1 thread
+ *    costs (no window on 2); a busy reading at the start on a quiet machine costs a few
+ *    windows; a load that comes and goes is still followed both ways. */
+static void test_busy_start(void)
+{
+    int at[3];
+    slp_thread_governor_t g;
+    slp_thread_governor_init(&g, 16);
+    slp_thread_governor_start(&g, 5);
+    CHECK(g.threads[g.at] == 4 && g.threads[g.settled] == 4, "16 with 5 free: starts on %d",
+          g.threads[g.at]);
+    slp_thread_governor_start(&g, 0);
+    CHECK(g.threads[g.at] == 1, "none free: starts on %d", g.threads[g.at]);
+    double t = simulate_from(busy, 100, 1, at);
+    double best = 100 * 64 * busy(1, 0);
+    CHECK(t <= best * (1 + 1e-12) && at[2] == 1, "busy from 1, 100 windows: %.4f s against %.4f",
+          t, best);
+    t = simulate_from(quiet, 1000, 1, at);
+    best = 1000 * 64 * quiet(2, 0);
+    CHECK(t <= 1.03 * best && at[0] == 2 && at[2] == 2,
+          "quiet from 1: %.3f s against %.3f always on 2, on %d at 300", t, best, at[0]);
+    simulate_from(comes_and_goes, 1000, 2, at);
+    CHECK(at[0] == 2 && at[1] == 1 && at[2] == 2,
+          "load from window 300 to 600, readings on: on %d, %d, %d", at[0], at[1], at[2]);
+}
+
+/* 6. The free-CPU reading: a test variable's busy tasks leave n - K (at least 1). */
+static void test_free_reading(void)
+{
+    int busy;
+    setenv("SLP_TEST_BUSY_CPUS", "1", 1);
+    CHECK(slp_cpu_threads_free(4, &busy) == 3 && busy == 1, "4 CPUs, 1 busy: 3 free");
+    setenv("SLP_TEST_BUSY_CPUS", "9", 1);
+    CHECK(slp_cpu_threads_free(4, &busy) == 1 && busy == 9, "4 CPUs, 9 busy: 1");
+    unsetenv("SLP_TEST_BUSY_CPUS");
+    int n = slp_cpu_threads_free(2, &busy);
+    CHECK(n >= 1 && n <= 2 && busy >= 0, "a real reading: %d free, %d busy", n, busy);
+}
+
 static void set_threads(int t)
 {
 #ifdef SLP_HAVE_OPENMP
@@ -151,5 +218,7 @@ int main(void)
     test_governor();
     test_reductions();
     test_default_count();
+    test_busy_start();
+    test_free_reading();
     return check_summary();
 }

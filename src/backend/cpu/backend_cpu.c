@@ -136,12 +136,11 @@ static double cpu_vec_dot(slp_backend_t *be, const double *x, const double *y, i
 static slp_err cpu_block_create(slp_backend_t *be, slp_csr_t *a, slp_csr_t *at,
                                 slp_block_copies copies, slp_block_t **out)
 {
-    (void)be;
     slp_block_layout layout = copies == SLP_COPIES_TWO ? SLP_BLOCK_BOTH
                               : copies == SLP_COPIES_ONE
                                   ? slp_cpu_block_one_copy(a->rows, a->cols)
                                   : SLP_BLOCK_AUTO;
-    return slp_cpu_block_create(a, at, layout, out);
+    return slp_cpu_block_create(a, at, layout, be->parts, out);
 }
 
 static void cpu_block_destroy(slp_backend_t *be, slp_block_t *block)
@@ -302,6 +301,12 @@ static void cpu_window_done(slp_backend_t *be, int64_t iterations, double second
     slp_thread_governor_t *g = &cpu->governor;
     int64_t moves = g->moves;
     int next = slp_thread_governor_step(g, iterations, seconds);
+    int busy;
+    if (slp_thread_governor_probing_up(g) && !g->flip &&
+        slp_cpu_threads_free(g->threads[0], &busy) < next) {
+        slp_thread_governor_skip_probe(g); /* the cores are still busy: the probe would lose */
+        next = g->threads[g->at];
+    }
     if (g->moves > moves) /* a probe won */
         slp_log_verbose("threads: %d instead of %d (%.3g s per iteration against %.3g)\n",
                         next, g->threads[g->beaten], g->per_iter[g->at], g->per_iter[g->beaten]);
@@ -338,6 +343,21 @@ static void cpu_host_free(slp_backend_t *be, void *p)
     free(p);
 }
 
+/* The count, where it came from, and a start below it (other processes' busy tasks). */
+static void log_threads(int threads, int start, int busy, const char *why, int adaptive,
+                        int governed)
+{
+    if (!adaptive)
+        return;
+    if (start < threads)
+        slp_log("Threads: %d of %d (%s): %d other runnable task%s now; more when the cores "
+                "come free (docs/threads.md)\n",
+                start, threads, why, busy, busy == 1 ? "" : "s");
+    else
+        slp_log("Threads: %d (%s)%s\n", threads, why,
+                governed ? "; fewer while other processes hold the cores (docs/threads.md)" : "");
+}
+
 slp_err slp_backend_cpu_create(int threads, slp_backend_t **out)
 {
     *out = NULL;
@@ -348,23 +368,28 @@ slp_err slp_backend_cpu_create(int threads, slp_backend_t **out)
     int adaptive = threads <= 0;
     if (adaptive)
         threads = slp_cpu_threads_default(why, sizeof why);
-#ifdef SLP_HAVE_OPENMP
-    omp_set_num_threads(threads);
-#else
+#ifndef SLP_HAVE_OPENMP
     threads = 1;
 #endif
-    cpu->threads = threads;
     cpu->adaptive = adaptive && threads > 1;
     slp_thread_governor_init(&cpu->governor, cpu->adaptive ? threads : 1);
     /* Tests: a count changed after every window must leave every iterate as it is. */
     cpu->governor.flip = getenv("SLP_TEST_GOVERNOR_FLIP") != NULL;
-    if (adaptive)
-        slp_log("Threads: %d (%s)%s\n", threads, why,
-                cpu->adaptive ? "; fewer while other processes hold the cores (docs/threads.md)"
-                              : "");
+    int start = threads, busy = 0;
+    if (cpu->adaptive && !cpu->governor.flip) {
+        start = slp_cpu_threads_free(threads, &busy);
+        slp_thread_governor_start(&cpu->governor, start);
+        start = cpu->governor.threads[cpu->governor.at];
+    }
+    log_threads(threads, start, busy, why, adaptive, cpu->adaptive);
+    cpu->threads = start;
+#ifdef SLP_HAVE_OPENMP
+    omp_set_num_threads(start);
+#endif
     slp_backend_t *be = &cpu->base;
     be->name = "cpu";
     be->memory = SLP_MEM_HOST;
+    be->parts = threads;
     be->status = cpu_status;
     be->memory_free = cpu_memory_free;
     be->host_alloc = cpu_host_alloc;

@@ -13,8 +13,8 @@
  * bits: 4 bytes per line less to hold and to read in every product.
  *
  * Threads. Lines are cut into ranges of about equal nonzeros (split points computed
- * once): SLP_RANGES_PER_PART ranges for each of `parts`, the thread count when the
- * block was made. A gathering product hands the ranges out to threads as they come
+ * once): SLP_RANGES_PER_PART ranges for each of `parts`, the most threads the backend
+ * may use (backend.h), whatever count runs now. A gathering product hands the ranges out to threads as they come
  * free: each output is one line's sum, whoever computes it. A scattering product
  * gives each part after the first a private accumulator of the short side, added in
  * part order: its results depend on `parts`, fixed for the block's life, not on how
@@ -23,10 +23,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-#ifdef SLP_HAVE_OPENMP
-#include <omp.h>
-#endif
 
 /* Below this many nonzeros a product runs on one thread (fork/join costs more). */
 #define SLP_BLOCK_PAR_MIN 20000
@@ -69,15 +65,6 @@ void slp_cpu_block_set_narrow_max(int64_t nnz)
 static inline int64_t line_begin(const block_copy_t *c, int64_t line)
 {
     return c->ptr32 ? (int64_t)c->ptr32[line] : c->csr.row_ptr[line];
-}
-
-static int thread_limit(void)
-{
-#ifdef SLP_HAVE_OPENMP
-    return omp_get_max_threads();
-#else
-    return 1;
-#endif
 }
 
 slp_block_layout slp_cpu_block_layout_for(int64_t rows, int64_t cols, int64_t nnz, int threads)
@@ -153,14 +140,14 @@ void slp_cpu_block_destroy(slp_block_t *block)
     free(block);
 }
 
-slp_err slp_cpu_block_create(slp_csr_t *a, slp_csr_t *at, slp_block_layout layout,
+slp_err slp_cpu_block_create(slp_csr_t *a, slp_csr_t *at, slp_block_layout layout, int parts,
                              slp_block_t **out)
 {
     *out = NULL;
     slp_block_t *b = slp_calloc(1, sizeof *b);
     if (!b)
         return SLP_ERR_NOMEM;
-    b->parts = a->nnz >= SLP_BLOCK_PAR_MIN ? thread_limit() : 1;
+    b->parts = a->nnz >= SLP_BLOCK_PAR_MIN && parts > 1 ? parts : 1;
     int choice = layout == SLP_BLOCK_AUTO ? slp_cpu_block_layout_for(a->rows, a->cols, a->nnz, b->parts)
                                           : layout;
     slp_err rc = SLP_OK;

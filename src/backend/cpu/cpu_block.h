@@ -18,8 +18,9 @@ slp_block_layout slp_cpu_block_layout_for(int64_t rows, int64_t cols, int64_t nn
 slp_block_layout slp_cpu_block_one_copy(int64_t rows, int64_t cols);
 
 /* Takes over the arrays of a and at (at may be NULL: transposed here when needed);
- * both are left empty. */
-slp_err slp_cpu_block_create(slp_csr_t *a, slp_csr_t *at, slp_block_layout layout,
+ * both are left empty. The products' work is cut for `parts` threads (the most that
+ * will run them; their results depend on it, not on the threads that do run). */
+slp_err slp_cpu_block_create(slp_csr_t *a, slp_csr_t *at, slp_block_layout layout, int parts,
                              slp_block_t **out);
 void slp_cpu_block_destroy(slp_block_t *block);
 /* Copies with at most this many nonzeros keep 32-bit line pointers (default 2^32 - 1;

@@ -2,11 +2,13 @@
 #define _GNU_SOURCE
 #include "backend/cpu/cpu_threads.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* A positive integer at the start of an environment variable, else 0. */
@@ -86,6 +88,82 @@ int slp_cpu_threads_default(char *why, size_t why_len)
     return n;
 }
 
+/* Runnable tasks on the machine now (/proc/stat's procs_running), -1: unknown. */
+static int machine_running(void)
+{
+    FILE *f = fopen("/proc/stat", "r");
+    if (!f)
+        return -1;
+    char line[256];
+    int running = -1;
+    while (running < 0 && fgets(line, sizeof line, f))
+        if (!strncmp(line, "procs_running ", 14))
+            running = atoi(line + 14);
+    fclose(f);
+    return running;
+}
+
+/* This process's threads that are runnable now (state R in /proc/self/task/T/stat):
+ * the reader itself, and OpenMP workers still spinning after a parallel region. */
+static int own_running(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    if (!d)
+        return 1;
+    int running = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/self/task/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t len = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[len] = '\0';
+        const char *paren = strrchr(buf, ')'); /* the name may hold spaces and parentheses */
+        if (paren && paren[1] == ' ' && paren[2] == 'R')
+            running++;
+    }
+    closedir(d);
+    return running > 0 ? running : 1;
+}
+
+/* Samples of the count of other processes' runnable tasks, 0.5 ms apart: the least
+ * (a process that holds a core shows in every sample; one that starts and ends, in few). */
+#define BUSY_SAMPLES 3
+
+int slp_cpu_threads_free(int n, int *busy)
+{
+    *busy = 0;
+    const char *test = getenv("SLP_TEST_BUSY_CPUS"); /* tests: other processes' CPUs */
+    if (test && *test) {
+        *busy = atoi(test) > 0 ? atoi(test) : 0;
+    } else {
+        /* procs_running counts the whole machine: it says what our CPUs carry only
+         * when the process may run on every CPU */
+        long online = sysconf(_SC_NPROCESSORS_ONLN);
+        if (n <= 1 || online != affinity_cpus())
+            return n;
+        int least = -1;
+        for (int k = 0; k < BUSY_SAMPLES; k++) {
+            if (k > 0)
+                nanosleep(&(struct timespec){0, 500000}, NULL);
+            int all = machine_running();
+            if (all < 0)
+                return n;
+            int others = all - own_running();
+            others = others > 0 ? others : 0;
+            least = least < 0 || others < least ? others : least;
+        }
+        *busy = least;
+    }
+    int free_cpus = n - *busy;
+    return free_cpus < 1 ? 1 : free_cpus > n ? n : free_cpus;
+}
+
 /* Windows before the first probe, and the most between probes. */
 #define PROBE_FIRST 2
 #define PROBE_MAX 256
@@ -97,6 +175,9 @@ int slp_cpu_threads_default(char *why, size_t why_len)
 #define PROBE_GAIN_MORE 0.75
 /* A lost probe's extra seconds may cost at most this share of the time until the next. */
 #define PROBE_BUDGET 0.02
+/* Windows before the first probe for more threads after a start below the top: the
+ * other processes seen at the start are likely still there. */
+#define PROBE_AFTER_BUSY_START 8
 
 void slp_thread_governor_init(slp_thread_governor_t *g, int max_threads)
 {
@@ -152,6 +233,32 @@ static void judge_probe(slp_thread_governor_t *g, double probe_per_iter, int64_t
         g->interval *= 2;
     double excess = (probe_per_iter - settled) * (double)iterations;
     g->wait = excess > 0 ? excess / PROBE_BUDGET : 0.0;
+}
+
+void slp_thread_governor_start(slp_thread_governor_t *g, int threads)
+{
+    int rung = 0;
+    while (rung < g->rungs - 1 && g->threads[rung] > threads)
+        rung++;
+    g->at = g->settled = rung;
+    if (rung > 0)
+        g->interval = PROBE_AFTER_BUSY_START;
+}
+
+int slp_thread_governor_probing_up(const slp_thread_governor_t *g)
+{
+    return g->probing && g->at < g->settled;
+}
+
+void slp_thread_governor_skip_probe(slp_thread_governor_t *g)
+{
+    g->probing = 0;
+    g->at = g->settled;
+    g->windows = 0;
+    g->since_probe = 0.0;
+    g->wait = 0.0;
+    if (g->interval < PROBE_MAX)
+        g->interval *= 2;
 }
 
 int slp_thread_governor_step(slp_thread_governor_t *g, int64_t iterations, double seconds)

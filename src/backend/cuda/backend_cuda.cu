@@ -796,6 +796,7 @@ extern "C" slp_err slp_backend_cuda_create(int device, slp_backend_t **out)
     slp_backend_t *be = &cu->base;
     be->name = "cuda";
     be->memory = SLP_MEM_DEVICE;
+    be->parts = 1;
     be->status = cu_status;
     be->memory_free = cu_memory_free;
     be->host_alloc = cu_host_alloc;

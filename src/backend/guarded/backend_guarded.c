@@ -324,6 +324,7 @@ slp_err slp_backend_guarded_create(int threads, slp_backend_t **out)
     slp_backend_t *be = &g->base;
     be->name = "guarded";
     be->memory = SLP_MEM_DEVICE;
+    be->parts = g->cpu->parts; /* its host work is the CPU backend's */
     be->status = g_status;
     be->memory_free = g_memory_free;
     be->host_alloc = g_host_alloc;
