@@ -124,6 +124,7 @@ def run_one(binary, shared, row, tol, limit, extra, check_tol):
         if code == 0 and os.path.exists(js):
             with open(js) as f:
                 result.update(json.load(f))
+            result["matrix_bytes_per_nonzero"] = result.get("matrix", {}).get("bytes_per_nonzero")
         if check_tol and tol <= check_tol and result.get("status") == "optimal":
             (result["check_pass"], result["check_max"],
              result["check_violation"]) = run_check(binary, path, sol, check_tol)
@@ -211,7 +212,7 @@ def main():
         keys = ["name", "tol", "status", "iterations", "solve_seconds", "wall", "objective",
                 "reference", "reference_origin", "obj_rel_error", "rel_primal_residual",
                 "rel_dual_residual", "rel_gap", "pass", "check_pass", "check_max", "check_violation",
-                "exit", "error"]
+                "matrix_bytes_per_nonzero", "exit", "error"]
         with open(args.csv, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=keys, extrasaction="ignore")
             w.writeheader()

@@ -96,7 +96,7 @@ endif()
 # which .ci/run runs; make test leaves them out to stay within about 3 minutes
 # (docs/testing.md says which check is where).
 set(SLP_SLOW_SCRIPTS cli/python_interfaces cli/outputs mpi/guarded_agrees mpi/comm_support
-    mpi/gen_mpi mpi/checkpoint mpi/presolve_grid mpi/watchdog mpi/check_mpi
+    mpi/gen_mpi mpi/checkpoint mpi/presolve_grid mpi/watchdog mpi/check_mpi mpi/matrix_values
     mpi-guarded/failures mpi-guarded/shard_solve)
 if(NOT SLP_SANITIZE)
   foreach(name ${SLP_SLOW_SCRIPTS})

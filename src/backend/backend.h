@@ -19,7 +19,24 @@ typedef struct slp_backend slp_backend_t;
  * the same copy), or two (A_rc and its transpose). The CPU backend decides by the shape
  * and size of the block (backend/cpu/cpu_block.h, docs/memory.md); CUDA keeps two. */
 typedef enum { SLP_COPIES_AUTO = 0, SLP_COPIES_ONE = 1, SLP_COPIES_TWO = 2 } slp_block_copies;
+/* How a block holds its values: the exact form of fewest bytes for each copy
+ * (signed-unit, a value table or plain doubles; core/values.h), or plain doubles. The
+ * CUDA backend holds plain doubles either way. */
+typedef enum { SLP_BLOCK_VALUES_AUTO = 0, SLP_BLOCK_VALUES_PLAIN = 1 } slp_block_values;
+typedef struct {
+    slp_block_copies copies;
+    slp_block_values values;
+    /* --precision fp32-matrix: the iterations' products read FP32 copies of the plain
+     * values (the checks keep the doubles); CPU backend only */
+    int fp32_iterations;
+} slp_block_options_t;
 typedef struct slp_block slp_block_t; /* backend-owned A_rc and A_rc^T */
+
+/* What a block holds, for the log and the run summary. */
+typedef struct {
+    int64_t bytes;   /* of the matrix on this rank: indices, values, tables, line pointers */
+    char forms[96];  /* each copy's values, e.g. "A^T: signed-unit" or "A: table8 (12 values)" */
+} slp_block_report_t;
 
 /* One fused primal pass (docs/algorithm.md section 4, step 1). On major iterations
  * xhat, slack (Moreau dual slack r~) and dx = xhat - x are stored as well. g and xbar
@@ -159,10 +176,16 @@ struct slp_backend {
     /* The backend takes over the arrays of a and of its transpose at (both are left
      * empty) or copies them to its memory; at may be NULL (the backend transposes). */
     slp_err (*block_create)(slp_backend_t *be, slp_csr_t *a, slp_csr_t *at,
-                            slp_block_copies copies, slp_block_t **out);
+                            const slp_block_options_t *opt, slp_block_t **out);
     void (*block_destroy)(slp_backend_t *be, slp_block_t *block);
+    void (*block_report)(slp_backend_t *be, const slp_block_t *block, slp_block_report_t *out);
     void (*spmv)(slp_backend_t *be, const slp_block_t *a, const double *x, double *y);   /* y = A x */
     void (*spmv_t)(slp_backend_t *be, const slp_block_t *a, const double *y, double *x); /* x = A^T y */
+    /* The iterations' products: the same as spmv/spmv_t, or with FP32 matrix values where
+     * the block was made with fp32_iterations (the checks and everything else use the
+     * two above). */
+    void (*spmv_iterate)(slp_backend_t *be, const slp_block_t *a, const double *x, double *y);
+    void (*spmv_t_iterate)(slp_backend_t *be, const slp_block_t *a, const double *y, double *x);
 
     void (*primal_step)(slp_backend_t *be, const slp_primal_args *args);
     void (*dual_step)(slp_backend_t *be, const slp_dual_args *args);

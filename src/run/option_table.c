@@ -59,6 +59,11 @@ static const slp_option_t TABLE[] = {
      "distribution", "K",
      "CSR copies of each rank's block on the CPU: one serves both products (auto: when one side "
      "is at most half the other and the copy saved is 8 MiB or more; docs/memory.md)"},
+    {"matrix-values", NULL, SLP_OPT_CHOICE, SOLVER(block_values), 0, 0, "auto|plain", NULL,
+     "distribution", "FORM",
+     "how the CPU backend holds each block copy's values: auto, the exact form of fewest bytes "
+     "(signed-unit when all are +-1, a table of at most 65,536 distinct values, else doubles); "
+     "plain: doubles (docs/memory.md)"},
     {"mem-limit", NULL, SLP_OPT_REAL, RUN(mem_limit), 0.0, BIG, NULL, NULL, "distribution",
      "BYTES", "per-rank memory for the size check of shard input (0: available memory / ranks "
      "on the node)"},
@@ -86,6 +91,11 @@ static const slp_option_t TABLE[] = {
      "active-set step-size boost (docs/algorithm.md section 3)"},
     {"polish", NULL, SLP_OPT_BOOL, SOLVER(polish), 0, 0, NULL, NULL, "method", NULL,
      "feasibility polishing (docs/polishing.md)"},
+    {"precision", NULL, SLP_OPT_CHOICE, SOLVER(precision), 0, 0, "fp64|fp32-matrix", NULL,
+     "method", "P",
+     "fp32-matrix: the iterations read FP32 copies of the plain matrix values until the residuals "
+     "reach 1e-5 (vectors, sums, the checks and the verification stay FP64; CPU backend; "
+     "docs/memory.md)"},
     {"relax", "solve_relaxation", SLP_OPT_BOOL, RUN(relax), 0, 0, NULL, NULL, "method", NULL,
      "solve the LP relaxation of a model with integer columns; without it such a model is "
      "refused"},

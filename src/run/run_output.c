@@ -208,6 +208,17 @@ static void write_memory(slp_json_t *j, const slp_run_info_t *info, const int64_
     slp_json_close_object(j);
 }
 
+/* The matrix as the backend holds it (docs/memory.md, "Compact values"). */
+static void write_matrix(slp_json_t *j, const slp_result_t *res)
+{
+    slp_json_open_object(j, "matrix");
+    slp_json_int(j, "bytes_all_ranks", res->matrix_bytes);
+    slp_json_int(j, "nonzeros", res->matrix_nnz);
+    slp_json_number(j, "bytes_per_nonzero",
+                    res->matrix_nnz > 0 ? (double)res->matrix_bytes / (double)res->matrix_nnz : 0.0);
+    slp_json_close_object(j);
+}
+
 static slp_err write_json(const char *path, const slp_result_t *res, const slp_run_info_t *info,
                           const int64_t *rss, const int64_t *nnz, const int64_t *modelled,
                           int ranks, double total)
@@ -287,6 +298,7 @@ static slp_err write_json(const char *path, const slp_result_t *res, const slp_r
     slp_json_int_array(&j, "peak_rss_bytes", rss, ranks);
     slp_json_int_array(&j, "nnz_per_rank", nnz, ranks);
     write_memory(&j, info, rss, modelled, ranks);
+    write_matrix(&j, res);
     slp_json_end(&j);
     return slp_out_commit(&out);
 }

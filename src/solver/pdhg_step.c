@@ -16,7 +16,10 @@ slp_err slp_pdhg_iterate(slp_pdhg_t *s, int64_t k, int major)
     double tau = s->eta / s->omega, sigma = s->eta * s->omega;
     double *g = s->col_work, *xbar = s->col_work;
 
-    be->spmv_t(be, s->a, s->y, g); /* g = A^T y */
+    if (s->fp32_iterations)
+        be->spmv_t_iterate(be, s->a, s->y, g); /* g = A^T y */
+    else
+        be->spmv_t(be, s->a, s->y, g);
     double t0 = slp_wall_seconds();
     SLP_CALL(slp_exchange_sum_cols(s->ex, g));
     s->comm_seconds += slp_wall_seconds() - t0;
@@ -24,7 +27,10 @@ slp_err slp_pdhg_iterate(slp_pdhg_t *s, int64_t k, int major)
                           s->x, xbar, s->xhat, s->slack, s->dx};
     be->primal_step(be, &pa);
 
-    be->spmv(be, s->a, xbar, s->h); /* h = A xbar */
+    if (s->fp32_iterations)
+        be->spmv_iterate(be, s->a, xbar, s->h); /* h = A xbar */
+    else
+        be->spmv(be, s->a, xbar, s->h);
     double t1 = slp_wall_seconds();
     SLP_CALL(slp_exchange_sum_rows(s->ex, s->h));
     s->comm_seconds += slp_wall_seconds() - t1;

@@ -36,6 +36,8 @@ void slp_settings_default(slp_settings_t *s)
     s->polish = 0;
     s->step_boost = 0;
     s->block_copies = 0;
+    s->block_values = 0;
+    s->precision = 0; /* SLP_PRECISION_FP64 */
     s->presolve = 1;
     s->threads = 0;
     s->comm_support = 0;

@@ -45,6 +45,8 @@ typedef struct slp_settings {
     int polish;          /* feasibility polishing (off) */
     int step_boost;      /* active-set step-size boost (off) */
     int block_copies;    /* slp_block_copies: CSR copies of each block (0: the backend's choice) */
+    int block_values;    /* slp_block_values: exact compact values (0, auto) or plain doubles */
+    int precision;       /* SLP_PRECISION_FP64 or SLP_PRECISION_FP32_MATRIX (--precision) */
     int presolve;        /* distributed presolve (on) */
     int threads;         /* CPU threads per rank (0 = default) */
     int comm_support;    /* 1: support-aware communication plan (--comm support) */
@@ -54,6 +56,8 @@ typedef struct slp_settings {
 
 void slp_settings_default(slp_settings_t *s);
 
+/* precision's values (the --precision choices, in order). */
+enum { SLP_PRECISION_FP64 = 0, SLP_PRECISION_FP32_MATRIX = 1 };
 /* weight_rule's values (the --weight-rule choices, in order). */
 enum { SLP_WEIGHT_PID = 0, SLP_WEIGHT_HPR = 1 };
 /* pid_hold_first's values (the --weight-hold-first choices, in order). */

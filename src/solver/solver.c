@@ -236,6 +236,21 @@ static slp_err check_device_memory(slp_pdhg_t *s, const slp_local_problem_t *lp)
                      (double)free_bytes / 1e9);
 }
 
+/* The matrix's bytes over the grid, for the log and the run summary (docs/memory.md). */
+static slp_err report_matrix(slp_pdhg_t *s, int64_t local_nnz, slp_result_t *res)
+{
+    slp_block_report_t report = {0};
+    s->be->block_report(s->be, s->a, &report);
+    double sums[2] = {(double)report.bytes, (double)local_nnz};
+    SLP_CALL(slp_comm_sum(s->grid->world, sums, 2));
+    res->matrix_bytes = (int64_t)sums[0];
+    res->matrix_nnz = (int64_t)sums[1];
+    if (sums[1] > 0)
+        slp_log("Matrix: %.2f bytes per nonzero (%s%s)\n", sums[0] / sums[1],
+                s->grid->size > 1 ? "rank 0: " : "", report.forms);
+    return SLP_OK;
+}
+
 static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, double t_entry, slp_result_t *res)
 {
     double t0 = slp_wall_seconds();
@@ -270,10 +285,16 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, double t_entry, slp
         rc = model_hops(s, lp, res);
     if (rc == SLP_OK && slp_checkpoint_active()) /* the matrix goes into the checkpoint fingerprint */
         s->matrix_crc = block_crc(&lp->A);
+    int64_t local_nnz = lp->A.nnz;
+    slp_block_options_t block = {(slp_block_copies)s->set->block_copies,
+                                 (slp_block_values)s->set->block_values,
+                                 s->set->precision == SLP_PRECISION_FP32_MATRIX};
     if (rc == SLP_OK) /* lp->A and at are handed over */
-        rc = s->be->block_create(s->be, &lp->A, &at, (slp_block_copies)s->set->block_copies,
-                                 &s->a);
+        rc = s->be->block_create(s->be, &lp->A, &at, &block, &s->a);
     slp_csr_free(&at);
+    if (rc == SLP_OK)
+        rc = report_matrix(s, local_nnz, res);
+    s->fp32_iterations = block.fp32_iterations;
     if (rc == SLP_OK)
         rc = create_vectors(s, lp, &sc, lp->sense < 0 ? -1.0 : 1.0);
     slp_scaling_free(&sc);
@@ -461,6 +482,12 @@ static slp_err after_check(loop_ctx_t *x, double elapsed, int checkpoint_due, in
 {
     slp_pdhg_t *s = x->s;
     int rolled_back = 0;
+    if (s->fp32_iterations && fmax(fmax(x->chk.rel_p, x->chk.rel_d), x->chk.rel_gap) <
+                                  SLP_FP32_HANDOVER) {
+        s->fp32_iterations = 0;
+        slp_log_verbose("precision: the iterations read the FP64 matrix from iteration %lld "
+                        "(residuals below %g)\n", (long long)x->loop.total, SLP_FP32_HANDOVER);
+    }
     SLP_CALL(slp_boost_after_check(x->boost, s, &x->loop, &x->chk, &rolled_back));
     int64_t restarts = x->loop.restarts;
     if (!rolled_back)

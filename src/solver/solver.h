@@ -50,6 +50,8 @@ typedef struct slp_result {
     int64_t polish_iterations;  /* iterations spent in polishing phases (not in `iterations`) */
     double polish_seconds;      /* their wall time (included in solve_seconds) */
     int64_t dropped_entries;  /* |a| <= 1e-9 entries removed, global */
+    int64_t matrix_bytes;     /* the blocks' bytes over the grid (backend.h block_report) */
+    int64_t matrix_nnz;       /* their nonzeros (after presolve) */
     /* Modelled logical scalar-hops per iteration of the dense and the support-aware
      * plan (both reported whichever plan ran), and the measured wall seconds this rank
      * spent in the plan's sums and synchronisations (0 for the dense MPI_Allreduce

@@ -43,7 +43,13 @@ typedef struct {
     double warm_omega;            /* ||y~0|| / ||x~0|| of a warm start with both, 0: none */
     double comm_seconds;          /* wall time inside the products' sums (this rank) */
     double seconds_per_iter;      /* agreed estimate (time limit: the last window's length) */
+    int fp32_iterations;          /* the iterations' products read FP32 values (--precision
+                                   * fp32-matrix, until the residuals reach SLP_FP32_HANDOVER) */
 } slp_pdhg_t;
+
+/* --precision fp32-matrix: once the check's relative residuals and gap are all below
+ * this, the iterations read the FP64 values (docs/memory.md, "FP32 matrix values"). */
+#define SLP_FP32_HANDOVER 1e-5
 
 /* The state vectors of slp_pdhg_t, declared once (solver/state.c): their space and
  * what they are for. Allocation and release, checkpoints, polishing phases and the

@@ -7,7 +7,10 @@
  *  2. the automatic choice on the shapes docs/memory.md names (mcf, design-match, a
  *     random-pattern LP, a small block, many threads);
  *  3. the bytes the block reports for each layout and pointer width, counted by hand;
- *  4. (in 1) products of a block made on T threads run on 1 to 4: bitwise the same. */
+ *  4. (in 1) products of a block made on T threads run on 1 to 4: bitwise the same;
+ *  5. the compact forms of the values (signed-unit, 1- and 2-byte tables; core/values.h):
+ *     for every layout and 1 or 3 parts, products bitwise those of the plain form, the
+ *     form the report names, and the bytes it counts. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,6 +23,9 @@
 #include "backend/cpu/cpu_block.h"
 #include "check.h"
 #include "core/local_problem.h"
+
+static const slp_block_options_t PLAIN = {SLP_COPIES_AUTO, SLP_BLOCK_VALUES_PLAIN, 0};
+static const slp_block_options_t COMPACT = {SLP_COPIES_AUTO, SLP_BLOCK_VALUES_AUTO, 0};
 
 static unsigned long long rng_state = 12345;
 static double uniform(void)
@@ -89,7 +95,7 @@ static void check_layout(int64_t rows, int64_t cols, double density, slp_block_l
     random_block(rows, cols, density, &a, &dense);
     set_threads(threads);
     slp_block_t *b = NULL;
-    CHECK(slp_cpu_block_create(&a, NULL, layout, threads, &b) == SLP_OK, "create: %s", slp_error_message());
+    CHECK(slp_cpu_block_create(&a, NULL, layout, threads, &PLAIN, &b) == SLP_OK, "create: %s", slp_error_message());
     CHECK(a.row_ptr == NULL && a.val == NULL, "the block's arrays were not taken over");
     double *x = malloc(sizeof(double) * (size_t)cols), *y = malloc(sizeof(double) * (size_t)rows);
     double *ax = malloc(sizeof(double) * (size_t)rows), *aty = malloc(sizeof(double) * (size_t)cols);
@@ -171,7 +177,7 @@ static void check_bytes(slp_block_layout layout, int ptr_bytes)
     random_block(120, 900, 0.25, &a, &dense);
     int64_t nnz = a.nnz;
     slp_block_t *b = NULL;
-    CHECK(slp_cpu_block_create(&a, NULL, layout, 1, &b) == SLP_OK, "create");
+    CHECK(slp_cpu_block_create(&a, NULL, layout, 1, &PLAIN, &b) == SLP_OK, "create");
     int64_t want = layout == SLP_BLOCK_COLS ? 12 * nnz + ptr_bytes * 901
                                             : 24 * nnz + ptr_bytes * (121 + 901);
     CHECK(slp_cpu_block_bytes(b) == want, "layout %d, %d-byte pointers: bytes %lld, want %lld",
@@ -190,8 +196,90 @@ static void test_bytes(void)
     slp_cpu_block_set_narrow_max(UINT32_MAX);
 }
 
+/* A copy of a with its values replaced: kind 0 +-1, 1 eight values, 2 three hundred
+ * values, 3 the random values as they are. */
+static void with_values(const slp_csr_t *a, int kind, slp_csr_t *out)
+{
+    slp_csr_create(a->rows, a->cols, a->nnz, out);
+    memcpy(out->row_ptr, a->row_ptr, sizeof(int64_t) * (size_t)(a->rows + 1));
+    memcpy(out->col_idx, a->col_idx, sizeof(int32_t) * (size_t)a->nnz);
+    for (int64_t k = 0; k < a->nnz; k++) {
+        double v = a->val[k];
+        int64_t pick = (int64_t)(1000.0 * fabs(v)) + k;
+        out->val[k] = kind == 0   ? (v < 0 ? -1.0 : 1.0)
+                      : kind == 1 ? (double)(pick % 8 - 4) * 0.3 + 0.1
+                      : kind == 2 ? ldexp((double)(pick % 300) + 1.0, -7) * (v < 0 ? -1 : 1)
+                                  : v;
+    }
+}
+
+static void check_compact(slp_block_layout layout, int parts, int kind)
+{
+    static const char *expect[] = {"signed-unit", "table8 (8 values)", "table16 (600 values)",
+                                   "plain"};
+    slp_csr_t a, p, c;
+    double *dense;
+    random_block(400, 400, 0.2, &a, &dense);
+    with_values(&a, kind, &p);
+    with_values(&a, kind, &c);
+    slp_csr_free(&a);
+    free(dense);
+    int64_t rows = p.rows, cols = p.cols, nnz = p.nnz;
+    set_threads(parts);
+    slp_block_t *plain = NULL, *compact = NULL;
+    CHECK(slp_cpu_block_create(&p, NULL, layout, parts, &PLAIN, &plain) == SLP_OK &&
+              slp_cpu_block_create(&c, NULL, layout, parts, &COMPACT, &compact) == SLP_OK,
+          "create: %s", slp_error_message());
+    slp_block_report_t report;
+    slp_cpu_block_report(compact, &report);
+    CHECK(strstr(report.forms, expect[kind]) != NULL, "layout %d, values %d: forms '%s', want %s",
+          (int)layout, kind, report.forms, expect[kind]);
+    /* indices 4 bytes, 32-bit line pointers 4, values by form */
+    int copies = layout == SLP_BLOCK_BOTH ? 2 : 1;
+    int64_t lines = layout == SLP_BLOCK_BOTH ? rows + cols + 2 : layout == SLP_BLOCK_COLS ? cols + 1
+                                                                                          : rows + 1;
+    int64_t value_bytes[] = {0, nnz + 8 * 8, 2 * nnz + 8 * 600, 8 * nnz};
+    CHECK(report.bytes == copies * (4 * nnz + value_bytes[kind]) + 4 * lines,
+          "layout %d, values %d: %lld bytes reported", (int)layout, kind, (long long)report.bytes);
+    double *x = malloc(sizeof(double) * (size_t)cols), *y = malloc(sizeof(double) * (size_t)rows);
+    double *ax[2], *aty[2];
+    for (int k = 0; k < 2; k++) {
+        ax[k] = malloc(sizeof(double) * (size_t)rows);
+        aty[k] = malloc(sizeof(double) * (size_t)cols);
+    }
+    for (int64_t j = 0; j < cols; j++)
+        x[j] = j % 3 == 0 ? -0.0 : 2.0 * uniform() - 1.0; /* signed zeros too */
+    for (int64_t i = 0; i < rows; i++)
+        y[i] = i % 4 == 0 ? 0.0 : 2.0 * uniform() - 1.0;
+    slp_block_t *blocks[2] = {plain, compact};
+    for (int k = 0; k < 2; k++) {
+        slp_cpu_block_multiply(blocks[k], x, ax[k]);
+        slp_cpu_block_multiply_t(blocks[k], y, aty[k]);
+    }
+    CHECK(!memcmp(ax[0], ax[1], sizeof(double) * (size_t)rows) &&
+              !memcmp(aty[0], aty[1], sizeof(double) * (size_t)cols),
+          "layout %d, %d parts, values %d: products differ from the plain form's bits",
+          (int)layout, parts, kind);
+    for (int k = 0; k < 2; k++) {
+        free(ax[k]);
+        free(aty[k]);
+        slp_cpu_block_destroy(blocks[k]);
+    }
+    free(x);
+    free(y);
+}
+
+static void test_compact_values(void)
+{
+    for (int kind = 0; kind < 4; kind++)
+        for (int layout = SLP_BLOCK_BOTH; layout <= SLP_BLOCK_ROWS; layout++)
+            for (int parts = 1; parts <= 3; parts += 2)
+                check_compact((slp_block_layout)layout, parts, kind);
+}
+
 int main(void)
 {
+    test_compact_values();
     test_products();
     test_automatic_choice();
     test_bytes();

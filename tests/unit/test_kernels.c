@@ -258,7 +258,7 @@ static slp_err side_setup(side_t *s, slp_backend_t *be, const slp_csr_t *a0, dou
     memcpy(a.row_ptr, a0->row_ptr, (size_t)(a0->rows + 1) * sizeof(int64_t));
     memcpy(a.col_idx, a0->col_idx, (size_t)a0->nnz * sizeof(int32_t));
     memcpy(a.val, a0->val, (size_t)a0->nnz * sizeof(double));
-    slp_err rc = be->block_create(be, &a, NULL, SLP_COPIES_TWO, &s->a);
+    slp_err rc = be->block_create(be, &a, NULL, &(slp_block_options_t){SLP_COPIES_TWO, SLP_BLOCK_VALUES_AUTO, 0}, &s->a);
     slp_csr_free(&a);
     SLP_CALL(rc);
     for (int k = 0; k < 24; k++) {

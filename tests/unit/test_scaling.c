@@ -151,7 +151,7 @@ static void check_sigma_max_masked(int guarded, int k, const double *a, const do
           slp_exchange_kind(ex));
     slp_block_t *blk = NULL;
     double *wm = NULL, *wm2 = NULL, *wn = NULL;
-    CHECK(be->block_create(be, &lp.A, NULL, SLP_COPIES_AUTO, &blk) == SLP_OK, "block");
+    CHECK(be->block_create(be, &lp.A, NULL, &(slp_block_options_t){SLP_COPIES_AUTO, SLP_BLOCK_VALUES_AUTO, 0}, &blk) == SLP_OK, "block");
     be->vec_create(be, k, &wm);
     be->vec_create(be, k, &wm2);
     be->vec_create(be, k, &wn);

@@ -134,13 +134,19 @@ static double cpu_vec_dot(slp_backend_t *be, const double *x, const double *y, i
 }
 
 static slp_err cpu_block_create(slp_backend_t *be, slp_csr_t *a, slp_csr_t *at,
-                                slp_block_copies copies, slp_block_t **out)
+                                const slp_block_options_t *opt, slp_block_t **out)
 {
-    slp_block_layout layout = copies == SLP_COPIES_TWO ? SLP_BLOCK_BOTH
-                              : copies == SLP_COPIES_ONE
+    slp_block_layout layout = opt->copies == SLP_COPIES_TWO ? SLP_BLOCK_BOTH
+                              : opt->copies == SLP_COPIES_ONE
                                   ? slp_cpu_block_one_copy(a->rows, a->cols)
                                   : SLP_BLOCK_AUTO;
-    return slp_cpu_block_create(a, at, layout, be->parts, out);
+    return slp_cpu_block_create(a, at, layout, be->parts, opt, out);
+}
+
+static void cpu_block_report(slp_backend_t *be, const slp_block_t *block, slp_block_report_t *out)
+{
+    (void)be;
+    slp_cpu_block_report(block, out);
 }
 
 static void cpu_block_destroy(slp_backend_t *be, slp_block_t *block)
@@ -159,6 +165,19 @@ static void cpu_spmv_t(slp_backend_t *be, const slp_block_t *a, const double *y,
 {
     (void)be;
     slp_cpu_block_multiply_t(a, y, x);
+}
+
+static void cpu_spmv_iterate(slp_backend_t *be, const slp_block_t *a, const double *x, double *y)
+{
+    (void)be;
+    slp_cpu_block_iterate_multiply(a, x, y);
+}
+
+static void cpu_spmv_t_iterate(slp_backend_t *be, const slp_block_t *a, const double *y,
+                               double *x)
+{
+    (void)be;
+    slp_cpu_block_iterate_multiply_t(a, y, x);
 }
 
 /* The element-wise passes read the argument struct's pointers into locals first: read
@@ -405,8 +424,11 @@ slp_err slp_backend_cpu_create(int threads, slp_backend_t **out)
     be->vec_dot = cpu_vec_dot;
     be->block_create = cpu_block_create;
     be->block_destroy = cpu_block_destroy;
+    be->block_report = cpu_block_report;
     be->spmv = cpu_spmv;
     be->spmv_t = cpu_spmv_t;
+    be->spmv_iterate = cpu_spmv_iterate;
+    be->spmv_t_iterate = cpu_spmv_t_iterate;
     be->primal_step = cpu_primal_step;
     be->dual_step = cpu_dual_step;
     be->ray_project = cpu_ray_project;

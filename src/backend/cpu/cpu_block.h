@@ -21,14 +21,20 @@ slp_block_layout slp_cpu_block_one_copy(int64_t rows, int64_t cols);
  * both are left empty. The products' work is cut for `parts` threads (the most that
  * will run them; their results depend on it, not on the threads that do run). */
 slp_err slp_cpu_block_create(slp_csr_t *a, slp_csr_t *at, slp_block_layout layout, int parts,
-                             slp_block_t **out);
+                             const slp_block_options_t *opt, slp_block_t **out);
 void slp_cpu_block_destroy(slp_block_t *block);
 /* Copies with at most this many nonzeros keep 32-bit line pointers (default 2^32 - 1;
  * tests lower it to run the 64-bit ones). */
 void slp_cpu_block_set_narrow_max(int64_t nnz);
 /* Bytes the block holds (copies, split points aside, private accumulators). */
 int64_t slp_cpu_block_bytes(const slp_block_t *block);
+/* The matrix's bytes (private accumulators aside) and each kept copy's form. */
+void slp_cpu_block_report(const slp_block_t *block, slp_block_report_t *out);
 void slp_cpu_block_multiply(const slp_block_t *block, const double *x, double *y);   /* y = A x */
 void slp_cpu_block_multiply_t(const slp_block_t *block, const double *y, double *x); /* x = A^T y */
+/* The iterations' products: the FP32 values of the copies that keep them
+ * (--precision fp32-matrix), else the same as the two above. */
+void slp_cpu_block_iterate_multiply(const slp_block_t *block, const double *x, double *y);
+void slp_cpu_block_iterate_multiply_t(const slp_block_t *block, const double *y, double *x);
 
 #endif

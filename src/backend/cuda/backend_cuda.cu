@@ -22,6 +22,7 @@
  * slp_backend_cuda_status), later operations become no-ops, and the check
  * reductions return NaN so that the solver stops on the next check. */
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -417,6 +418,15 @@ static void cu_block_destroy(slp_backend_t *be, slp_block_t *block)
     block_free(block);
 }
 
+/* A and A^T in plain doubles, with row pointers and indices of the block's width. */
+static void cu_block_report(slp_backend_t *be, const slp_block_t *b, slp_block_report_t *out)
+{
+    (void)be;
+    int64_t index = b->idx64 ? 8 : 4;
+    out->bytes = 2 * (8 + index) * b->nnz + index * (b->rows + 1 + b->cols + 1);
+    snprintf(out->forms, sizeof out->forms, "A, A^T: plain");
+}
+
 /* Host to device on the backend's stream (a non-blocking stream does not order
  * with the legacy default stream that plain cudaMemcpy uses). */
 static cudaError_t h2d(cuda_backend_t *cu, void *dst, const void *src, size_t bytes)
@@ -562,9 +572,9 @@ static slp_err build_block(cuda_backend_t *cu, slp_csr_t *a, const slp_csr_t *at
 }
 
 static slp_err cu_block_create(slp_backend_t *be, slp_csr_t *a, slp_csr_t *at,
-                               slp_block_copies copies, slp_block_t **out)
+                               const slp_block_options_t *opt, slp_block_t **out)
 {
-    (void)copies; /* always A and A^T: cuSPARSE's row-wise SpMV on both */
+    (void)opt; /* always A and A^T in plain doubles: cuSPARSE's row-wise SpMV on both */
     cuda_backend_t *cu = cuda_of(be);
     *out = NULL;
     if (cu->failed != SLP_OK)
@@ -812,8 +822,11 @@ extern "C" slp_err slp_backend_cuda_create(int device, slp_backend_t **out)
     be->vec_dot = cu_vec_dot;
     be->block_create = cu_block_create;
     be->block_destroy = cu_block_destroy;
+    be->block_report = cu_block_report;
     be->spmv = cu_spmv;
     be->spmv_t = cu_spmv_t;
+    be->spmv_iterate = cu_spmv; /* no FP32 matrix here: run.c refuses the option */
+    be->spmv_t_iterate = cu_spmv_t;
     be->primal_step = cu_primal_step;
     be->dual_step = cu_dual_step;
     be->ray_project = cu_ray_project;

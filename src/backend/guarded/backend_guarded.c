@@ -208,10 +208,10 @@ static double g_vec_dot(slp_backend_t *be, const double *x, const double *y, int
 /* The block stays in the CPU backend's memory: its handle is opaque, so host code
  * has no way to reach its arrays. */
 static slp_err g_block_create(slp_backend_t *be, slp_csr_t *a, slp_csr_t *at,
-                              slp_block_copies copies, slp_block_t **out)
+                              const slp_block_options_t *opt, slp_block_t **out)
 {
     slp_backend_t *cpu = guarded_of(be)->cpu;
-    return cpu->block_create(cpu, a, at, copies, out);
+    return cpu->block_create(cpu, a, at, opt, out);
 }
 
 static void g_block_destroy(slp_backend_t *be, slp_block_t *block)
@@ -220,10 +220,28 @@ static void g_block_destroy(slp_backend_t *be, slp_block_t *block)
     cpu->block_destroy(cpu, block);
 }
 
+static void g_block_report(slp_backend_t *be, const slp_block_t *block, slp_block_report_t *out)
+{
+    slp_backend_t *cpu = guarded_of(be)->cpu;
+    cpu->block_report(cpu, block, out);
+}
+
 static void g_spmv(slp_backend_t *be, const slp_block_t *a, const double *x, double *y)
 {
     slp_backend_t *cpu = guarded_of(be)->cpu;
     GUARDED(ARGS(x, y), cpu->spmv(cpu, a, x, y));
+}
+
+static void g_spmv_iterate(slp_backend_t *be, const slp_block_t *a, const double *x, double *y)
+{
+    slp_backend_t *cpu = guarded_of(be)->cpu;
+    GUARDED(ARGS(x, y), cpu->spmv_iterate(cpu, a, x, y));
+}
+
+static void g_spmv_t_iterate(slp_backend_t *be, const slp_block_t *a, const double *y, double *x)
+{
+    slp_backend_t *cpu = guarded_of(be)->cpu;
+    GUARDED(ARGS(y, x), cpu->spmv_t_iterate(cpu, a, y, x));
 }
 
 static void g_spmv_t(slp_backend_t *be, const slp_block_t *a, const double *y, double *x)
@@ -340,8 +358,11 @@ slp_err slp_backend_guarded_create(int threads, slp_backend_t **out)
     be->vec_dot = g_vec_dot;
     be->block_create = g_block_create;
     be->block_destroy = g_block_destroy;
+    be->block_report = g_block_report;
     be->spmv = g_spmv;
     be->spmv_t = g_spmv_t;
+    be->spmv_iterate = g_spmv_iterate;
+    be->spmv_t_iterate = g_spmv_t_iterate;
     be->primal_step = g_primal_step;
     be->dual_step = g_dual_step;
     be->ray_project = g_ray_project;
