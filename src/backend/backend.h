@@ -19,10 +19,15 @@ typedef struct slp_backend slp_backend_t;
  * the same copy), or two (A_rc and its transpose). The CPU backend decides by the shape
  * and size of the block (backend/cpu/cpu_block.h, docs/memory.md); CUDA keeps two. */
 typedef enum { SLP_COPIES_AUTO = 0, SLP_COPIES_ONE = 1, SLP_COPIES_TWO = 2 } slp_block_copies;
-/* How a block holds its values: the exact form of fewest bytes for each copy
- * (signed-unit, a value table or plain doubles; core/values.h), or plain doubles. The
- * CUDA backend holds plain doubles either way. */
-typedef enum { SLP_BLOCK_VALUES_AUTO = 0, SLP_BLOCK_VALUES_PLAIN = 1 } slp_block_values;
+/* How a block holds its values: auto, the exact form of fewest bytes for each copy
+ * (signed-unit, a value table or plain doubles; core/values.h) unless a table would slow
+ * a scattering product down; plain doubles; or compact, the fewest bytes always. The
+ * CUDA backend holds plain doubles whatever is asked. */
+typedef enum {
+    SLP_BLOCK_VALUES_AUTO = 0,
+    SLP_BLOCK_VALUES_PLAIN = 1,
+    SLP_BLOCK_VALUES_COMPACT = 2
+} slp_block_values;
 typedef struct {
     slp_block_copies copies;
     slp_block_values values;

@@ -59,11 +59,12 @@ static const slp_option_t TABLE[] = {
      "distribution", "K",
      "CSR copies of each rank's block on the CPU: one serves both products (auto: when one side "
      "is at most half the other and the copy saved is 8 MiB or more; docs/memory.md)"},
-    {"matrix-values", NULL, SLP_OPT_CHOICE, SOLVER(block_values), 0, 0, "auto|plain", NULL,
-     "distribution", "FORM",
-     "how the CPU backend holds each block copy's values: auto, the exact form of fewest bytes "
-     "(signed-unit when all are +-1, a table of at most 65,536 distinct values, else doubles); "
-     "plain: doubles (docs/memory.md)"},
+    {"matrix-values", NULL, SLP_OPT_CHOICE, SOLVER(block_values), 0, 0, "auto|plain|compact",
+     NULL, "distribution", "FORM",
+     "how the CPU backend holds each block copy's values, bitwise the same products: compact, "
+     "the exact form of fewest bytes (signed-unit when all are +-1, a table of at most 65,536 "
+     "distinct values, else doubles); auto, compact except a table for a scattering copy of "
+     "short lines; plain, doubles (docs/memory.md)"},
     {"mem-limit", NULL, SLP_OPT_REAL, RUN(mem_limit), 0.0, BIG, NULL, NULL, "distribution",
      "BYTES", "per-rank memory for the size check of shard input (0: available memory / ranks "
      "on the node)"},

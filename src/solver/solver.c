@@ -474,6 +474,29 @@ static slp_err decide(loop_ctx_t *x, double elapsed, int interrupted, int *statu
     return SLP_OK;
 }
 
+/* --precision fp32-matrix: the iterations go over to the FP64 values when the residuals
+ * are small enough that the FP32 values' rounding would put a floor under them, or when
+ * they stop falling (solver_internal.h). */
+static void fp32_handover(slp_pdhg_t *s, const slp_check_scalars_t *chk, int64_t total)
+{
+    if (!s->fp32_iterations)
+        return;
+    double worst = fmax(fmax(chk->rel_p, chk->rel_d), chk->rel_gap);
+    if (worst < 0.5 * s->fp32_best || !(s->fp32_best > 0)) {
+        s->fp32_best = worst;
+        s->fp32_best_iter = total;
+    }
+    const char *why = worst < SLP_FP32_HANDOVER ? "residuals below 1e-5"
+                      : total - s->fp32_best_iter >= SLP_FP32_STALL
+                          ? "the residuals stopped falling"
+                          : NULL;
+    if (!why)
+        return;
+    s->fp32_iterations = 0;
+    slp_log_verbose("precision: the iterations read the FP64 matrix from iteration %lld (%s)\n",
+                    (long long)total, why);
+}
+
 /* What a check does when the solve goes on: the step-size boost (which may roll the
  * epoch back), the restart decision and the primal weight, polishing (which may find
  * the optimum), a checkpoint when one is due. */
@@ -482,12 +505,7 @@ static slp_err after_check(loop_ctx_t *x, double elapsed, int checkpoint_due, in
 {
     slp_pdhg_t *s = x->s;
     int rolled_back = 0;
-    if (s->fp32_iterations && fmax(fmax(x->chk.rel_p, x->chk.rel_d), x->chk.rel_gap) <
-                                  SLP_FP32_HANDOVER) {
-        s->fp32_iterations = 0;
-        slp_log_verbose("precision: the iterations read the FP64 matrix from iteration %lld "
-                        "(residuals below %g)\n", (long long)x->loop.total, SLP_FP32_HANDOVER);
-    }
+    fp32_handover(s, &x->chk, x->loop.total);
     SLP_CALL(slp_boost_after_check(x->boost, s, &x->loop, &x->chk, &rolled_back));
     int64_t restarts = x->loop.restarts;
     if (!rolled_back)

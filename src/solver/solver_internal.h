@@ -44,12 +44,16 @@ typedef struct {
     double comm_seconds;          /* wall time inside the products' sums (this rank) */
     double seconds_per_iter;      /* agreed estimate (time limit: the last window's length) */
     int fp32_iterations;          /* the iterations' products read FP32 values (--precision
-                                   * fp32-matrix, until the residuals reach SLP_FP32_HANDOVER) */
+                                   * fp32-matrix, until slp_fp32_handover says otherwise) */
+    double fp32_best;             /* the least max. relative residual of a check on FP32 */
+    int64_t fp32_best_iter;       /* the iteration it was reached at */
 } slp_pdhg_t;
 
-/* --precision fp32-matrix: once the check's relative residuals and gap are all below
- * this, the iterations read the FP64 values (docs/memory.md, "FP32 matrix values"). */
+/* --precision fp32-matrix (docs/memory.md, "FP32 matrix values"): the iterations read the
+ * FP64 values once a check's relative residuals and gap are all below SLP_FP32_HANDOVER,
+ * or when SLP_FP32_STALL iterations have not halved the largest of them. */
 #define SLP_FP32_HANDOVER 1e-5
+#define SLP_FP32_STALL 5000
 
 /* The state vectors of slp_pdhg_t, declared once (solver/state.c): their space and
  * what they are for. Allocation and release, checkpoints, polishing phases and the

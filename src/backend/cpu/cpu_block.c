@@ -183,7 +183,7 @@ static void copy_free(block_copy_t *c)
 }
 
 /* The copy's values in the exact form of fewest bytes (core/values.h), unless plain
- * values are asked for, or a table would serve a scattering product over short lines:
+ * values are asked for, or (auto) a table would serve a scattering product over short lines:
  * there each entry's extra load (the code, then the table) costs more time than the
  * bytes saved (docs/memory.md, "Compact values": 20% on the 4.6M mcf's scatter). */
 static slp_err compact_values(block_copy_t *c, slp_block_values values, int scattered)
@@ -193,7 +193,8 @@ static slp_err compact_values(block_copy_t *c, slp_block_values values, int scat
     slp_values_survey_t survey;
     SLP_CALL(slp_values_survey(c->csr.val, c->csr.nnz, &survey));
     int table = survey.form == SLP_VALUES_TABLE8 || survey.form == SLP_VALUES_TABLE16;
-    if (table && scattered && c->csr.nnz < SLP_SCATTER_TABLE_LINE * c->csr.rows)
+    if (table && scattered && values == SLP_BLOCK_VALUES_AUTO &&
+        c->csr.nnz < SLP_SCATTER_TABLE_LINE * c->csr.rows)
         return SLP_OK;
     if (survey.form == SLP_VALUES_SIGNED) {
         uint32_t *idx = (uint32_t *)c->csr.col_idx;
