@@ -168,6 +168,7 @@ void slp_check_rows(slp_check_t *chk, int64_t off, int64_t count, const double *
         long double fm = finite_mag(lc[i], uc[i]);
         chk->row_viol2 += v * v;
         chk->row_scale2 += fm * fm;
+        chk->row_viol_max = fmaxl(chk->row_viol_max, v);
         worse(&chk->row_coord, &chk->row_at, v / (1.0L + bmag + ax_abs[i]), off + i);
 
         long double ymin = s * (long double)y[i];
@@ -193,6 +194,7 @@ void slp_check_cols(slp_check_t *chk, int64_t off, int64_t count, const double *
         long double fm = finite_mag(lv[j], uv[j]);
         chk->bound_viol2 += v * v;
         chk->bound_scale2 += fm * fm;
+        chk->bound_viol_max = fmaxl(chk->bound_viol_max, v);
         worse(&chk->bound_coord, &chk->bound_at, v / (1.0L + bmag), off + j);
 
         long double cj = c[j];
@@ -201,6 +203,7 @@ void slp_check_cols(slp_check_t *chk, int64_t off, int64_t count, const double *
         long double zp = project_sign(zmin, lv[j], uv[j]);
         long double st = cmin - aty[j] - zp;
         chk->stat2 += st * st;
+        chk->stat_max = isnan(st) ? st : fmaxl(chk->stat_max, fabsl(st));
         chk->c2 += cj * cj;
         if (fabsl(cj) > chk->c_inf)
             chk->c_inf = fabsl(cj);
@@ -255,6 +258,10 @@ void slp_check_finish(const slp_check_t *chk, slp_check_result_t *r)
         else if (r->value[k] > r->max)
             r->max = r->value[k];
     }
+    r->abs_primal[0] = (double)sqrtl(chk->bound_viol2 + chk->row_viol2);
+    r->abs_primal[1] = (double)fmaxl(chk->bound_viol_max, chk->row_viol_max);
+    r->abs_dual[0] = (double)sqrtl(chk->stat2);
+    r->abs_dual[1] = (double)chk->stat_max;
     r->primal_objective = (double)p_user;
     r->dual_objective = (double)d_user;
     r->reported_objective = chk->reported_objective;

@@ -53,6 +53,10 @@ typedef struct slp_check_result {
     int64_t worst[SLP_CHECK_COUNT];
     double max;               /* max of the nine; NaN if any is NaN */
     int all_finite;           /* 1 when all nine values are finite */
+    /* The residuals' absolute norms, [0] L2 and [1] L-infinity (for a criterion in the
+     * solver's detailed form, docs/statuses.md): primal, the bound and row violations
+     * together; dual, the stationarity c - A^T y - z. */
+    double abs_primal[2], abs_dual[2];
     double primal_objective;  /* c^T x + c0 from x, user's sense */
     double dual_objective;    /* from projected y, z, user's sense */
     double reported_objective;/* as given to slp_check_init (NaN if none) */
@@ -73,6 +77,7 @@ typedef struct slp_check {
     long double row_viol2, row_scale2;
     long double stat2, c2;
     long double c_inf;
+    long double bound_viol_max, row_viol_max, stat_max; /* absolute maxima */
     /* worst coordinatewise values and where */
     long double bound_coord, row_coord, stat_coord, ysign, zsign;
     int64_t bound_at, row_at, stat_at, ysign_at, zsign_at;

@@ -52,26 +52,29 @@ static slp_err combine(slp_grid_t *grid, const slp_check_t *loc, slp_check_t *al
                       (double)loc->bound_scale2, (double)loc->row_viol2, (double)loc->row_scale2,
                       (double)loc->stat2, (double)loc->c2};
     SLP_CALL(slp_comm_sum(grid->world, sums, 8));
-    const long double *lmax[6] = {&loc->c_inf, &loc->bound_coord, &loc->row_coord,
-                                  &loc->stat_coord, &loc->ysign, &loc->zsign};
-    const int64_t lat[6] = {-1, loc->bound_at, loc->row_at, loc->stat_at, loc->ysign_at,
-                            loc->zsign_at};
-    double mx[6], at[6];
-    for (int e = 0; e < 6; e++)
+    enum { MAXIMA = 9 };
+    const long double *lmax[MAXIMA] = {&loc->c_inf, &loc->bound_coord, &loc->row_coord,
+                                       &loc->stat_coord, &loc->ysign, &loc->zsign,
+                                       &loc->bound_viol_max, &loc->row_viol_max, &loc->stat_max};
+    const int64_t lat[MAXIMA] = {-1, loc->bound_at, loc->row_at, loc->stat_at, loc->ysign_at,
+                                 loc->zsign_at, -1, -1, -1};
+    double mx[MAXIMA], at[MAXIMA];
+    for (int e = 0; e < MAXIMA; e++)
         mx[e] = finite_or_inf(*lmax[e]);
-    SLP_CALL(slp_comm_max(grid->world, mx, 6));
-    for (int e = 0; e < 6; e++)
+    SLP_CALL(slp_comm_max(grid->world, mx, MAXIMA));
+    for (int e = 0; e < MAXIMA; e++)
         at[e] = finite_or_inf(*lmax[e]) == mx[e] && lat[e] >= 0 ? (double)lat[e] : INFINITY;
-    SLP_CALL(slp_comm_min(grid->world, at, 6));
+    SLP_CALL(slp_comm_min(grid->world, at, MAXIMA));
     all->primal_obj = sums[0], all->dual_obj = sums[1];
     all->bound_viol2 = sums[2], all->bound_scale2 = sums[3];
     all->row_viol2 = sums[4], all->row_scale2 = sums[5];
     all->stat2 = sums[6], all->c2 = sums[7];
-    long double *gmax[6] = {&all->c_inf, &all->bound_coord, &all->row_coord,
-                            &all->stat_coord, &all->ysign, &all->zsign};
-    int64_t *gat[6] = {NULL, &all->bound_at, &all->row_at, &all->stat_at, &all->ysign_at,
-                       &all->zsign_at};
-    for (int e = 0; e < 6; e++) {
+    long double *gmax[MAXIMA] = {&all->c_inf, &all->bound_coord, &all->row_coord,
+                                 &all->stat_coord, &all->ysign, &all->zsign,
+                                 &all->bound_viol_max, &all->row_viol_max, &all->stat_max};
+    int64_t *gat[MAXIMA] = {NULL, &all->bound_at, &all->row_at, &all->stat_at, &all->ysign_at,
+                            &all->zsign_at, NULL, NULL, NULL};
+    for (int e = 0; e < MAXIMA; e++) {
         *gmax[e] = mx[e];
         if (gat[e])
             *gat[e] = isfinite(at[e]) ? (int64_t)at[e] : -1;

@@ -6,15 +6,19 @@
 #include "presolve/presolve.h"
 
 typedef struct slp_verification {
-    double primal, dual, gap; /* the checker's normwise criteria (relative) */
+    /* the checker's normwise criteria: relative (the relative termination form), or
+     * absolute in the criterion's norm (the detailed form) */
+    double primal, dual, gap;
+    const char *terms;        /* "relative", "absolute L2" or "absolute L-inf" */
     double coord;             /* its worst coordinatewise or sign criterion */
     int ok;                   /* within the thresholds of docs/statuses.md */
     int primal_ok;            /* the primal criteria alone within them */
 } slp_verification_t;
 
-/* Evaluates `result` on `orig` against the user's tolerances of `settings`. Sets the
- * reduced costs at far bounds to 0 first (docs/statuses.md, "Reduced costs at far
- * bounds"): `result` is changed. */
+/* Evaluates `result` on `orig` against the user's tolerances of `settings`, in the
+ * terms of the user's criterion (docs/statuses.md, step 4). Under the relative form it
+ * sets the reduced costs at far bounds to 0 first ("Reduced costs at far bounds"):
+ * `result` is changed. */
 slp_err slp_verify_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
                            const slp_settings_t *settings, slp_result_t *result,
                            slp_verification_t *v);

@@ -52,16 +52,21 @@ done
 grep -q "Model status        : Iteration limit reached" "$TMP/np.log" ||
     bad "without polishing scagr7 was expected to need more than 10,000 iterations: $(grep 'Model status' "$TMP/np.log")"
 
-# The verification asks for the worst coordinate only where every tolerance, the gap's
-# included, is tight (docs/statuses.md step 4): under the published criterion (gap 1e-2)
-# nesm's polished point, worst coordinate about 9e-6, is optimal at once (with the demand
-# of 1e-6 the run went on to a 20 s time limit), at the published optimum to the gap.
+# Under the detailed criterion the verification is the criterion itself on the original
+# model (docs/statuses.md step 4): absolute residuals in its norm, the solver's reduced
+# costs, and no worst-coordinate demand where the gap's tolerance is loose. Under the
+# published criterion (gap 1e-2) nesm's first polished point that meets it is optimal at
+# once, at the published optimum to the gap, in a few thousand iterations (verified in
+# the checker's relative terms it ran 132,256 iterations, and to a 20 s limit with the
+# coordinate demand of 1e-6).
 NESM="$SHARED/lp/netlib/nesm.mps.gz"; NESM_OPT=1.4076073035E+07
 "$BIN" solve "$NESM" "${PUBLISHED[@]}" --polish --threads 1 --time-limit 20 > "$TMP/nesm.log" 2>&1
 grep -q "Model status        : Optimal" "$TMP/nesm.log" || bad "nesm under the published criterion: $(grep 'Model status' "$TMP/nesm.log")"
 close "$(sed -n 's/^Objective value *: *//p' "$TMP/nesm.log")" "$NESM_OPT" 1e-2 || bad "nesm objective"
-grep "^Verification" "$TMP/nesm.log" | tail -1 | awk '{ for (i = 1; i < NF; i++) if ($i == "coordinate") w = $(i + 1) + 0;
-    exit !(w > 1e-6 && /meets/) }' || bad "nesm: the last verification was to meet with a worst coordinate above 1e-6: $(grep '^Verification' "$TMP/nesm.log" | tail -1)"
+grep "^Verification" "$TMP/nesm.log" | tail -1 | grep -q "(absolute L-inf), .*meets the tolerance" ||
+    bad "nesm: the last verification was to meet in absolute L-inf terms: $(grep '^Verification' "$TMP/nesm.log" | tail -1)"
+iters=$(sed -n 's/^Iterations *: *\([0-9]*\).*/\1/p' "$TMP/nesm.log")
+[ "${iters:-999999}" -le 20000 ] || bad "nesm took ${iters:-?} iterations under the published criterion (at most 20,000 expected)"
 
 [ "$fails" -eq 0 ] && echo "criteria: all checks passed"
 exit $((fails > 0))

@@ -176,6 +176,11 @@ static void test_lp1_primal_perturbations(const slp_model_t *model)
     expect_fails_on("x3 = 4.5", &r, SLP_CHECK_BOUND_COORD);
     CHECK(r.worst[SLP_CHECK_BOUND_COORD] == 2, "worst column should be x3");
     CHECK_CLOSE(r.value[SLP_CHECK_BOUND_COORD], 0.5 / (1 + 4), 1e-15);
+    /* absolute residuals (the detailed criterion's terms): x3 0.5 over its bound, r2
+     * (3 + 4.5 <= 5) and r4 (4.5 + 2 <= 4) 2.5 over theirs; stationarity untouched */
+    CHECK_CLOSE(r.abs_primal[1], 2.5, 1e-15);
+    CHECK_CLOSE(r.abs_primal[0], sqrt(0.25 + 6.25 + 6.25), 1e-15);
+    CHECK(r.abs_dual[0] == 0 && r.abs_dual[1] == 0, "x alone moved the stationarity residual");
 
     /* x5 above its only (upper) bound */
     s = sol1();
@@ -192,6 +197,14 @@ static void test_lp1_primal_perturbations(const slp_model_t *model)
 
 static void test_lp1_dual_perturbations(const slp_model_t *model)
 {
+    /* z1 = 1e-3 on x1 >= 0 (an admissible sign): c1 - (A^T y)_1 - z1 = -1e-3 */
+    sol1_t z = sol1();
+    z.z[0] = 1e-3;
+    slp_check_result_t rz = run1(model, &z);
+    CHECK_CLOSE(rz.abs_dual[1], 1e-3, 1e-15);
+    CHECK_CLOSE(rz.abs_dual[0], 1e-3, 1e-15);
+    CHECK(rz.abs_primal[0] == 0 && rz.abs_primal[1] == 0, "z alone moved the primal residual");
+
     /* wrong sign on the >= row */
     sol1_t s = sol1();
     s.y[2] = -0.5;
