@@ -256,18 +256,21 @@ static int read_line(parser_t *p, slp_err *err)
 
 static int is_blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\v' || ch == '\f'; }
 
+/* is_blank as a table, for the tokenizer's inner loops. */
+static const unsigned char BLANK[256] = {[' '] = 1, ['\t'] = 1, ['\v'] = 1, ['\f'] = 1};
+
 /* Split on blanks. Returns the number of tokens; only the first `max` are stored. */
 static int tokenize(const char *s, size_t len, tok_t *tok, int max)
 {
     int count = 0;
     size_t k = 0;
     while (k < len) {
-        while (k < len && is_blank(s[k]))
+        while (k < len && BLANK[(unsigned char)s[k]])
             k++;
         if (k >= len)
             break;
         size_t start = k;
-        while (k < len && !is_blank(s[k]))
+        while (k < len && !BLANK[(unsigned char)s[k]])
             k++;
         if (count < max) {
             tok[count].s = s + start;
@@ -322,8 +325,74 @@ static int tok_is(tok_t t, const char *word)
     return t.len == n && memcmp(t.s, word, n) == 0;
 }
 
+/* Exact powers of ten as doubles (10^22 is the last one a double holds exactly). */
+static const double EXACT_POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* The common case without strtod, exactly as strtod rounds it (Clinger's fast path): a
+ * decimal whose significant digits form an integer M <= 2^53 with a power of ten 10^e,
+ * |e| <= 22, is M * 10^e or M / 10^-e in one correctly rounded operation on two exact
+ * doubles. Grammar: [+-] digits [. digits] [(e|E|d|D) [+-] digits], at least one digit
+ * before the exponent. Returns 0 for anything else (the caller then runs the full
+ * reader, which also rejects what is not a number). */
+static int fast_number(const char *s, size_t len, double *out)
+{
+    size_t k = 0;
+    int negative = 0;
+    if (k < len && (s[k] == '+' || s[k] == '-'))
+        negative = s[k++] == '-';
+    uint64_t mant = 0;
+    int digits = 0, significant = 0, exp10 = 0, seen_point = 0;
+    for (; k < len; k++) {
+        char ch = s[k];
+        if (ch >= '0' && ch <= '9') {
+            digits++;
+            if (mant == 0 && ch == '0') { /* a leading zero: no significant digit */
+                exp10 -= seen_point;
+                continue;
+            }
+            if (++significant > 19)
+                return 0;
+            mant = 10 * mant + (uint64_t)(ch - '0');
+            exp10 -= seen_point;
+        } else if (ch == '.' && !seen_point) {
+            seen_point = 1;
+        } else {
+            break;
+        }
+    }
+    if (digits == 0)
+        return 0;
+    if (k < len) {
+        if (s[k] != 'e' && s[k] != 'E' && s[k] != 'd' && s[k] != 'D')
+            return 0;
+        k++;
+        int exp_negative = 0;
+        if (k < len && (s[k] == '+' || s[k] == '-'))
+            exp_negative = s[k++] == '-';
+        int e = 0, exp_digits = 0;
+        for (; k < len && s[k] >= '0' && s[k] <= '9'; k++, exp_digits++) {
+            if (e > 10000)
+                return 0;
+            e = 10 * e + (s[k] - '0');
+        }
+        if (exp_digits == 0 || k < len)
+            return 0;
+        exp10 += exp_negative ? -e : e;
+    }
+    if (mant > (1ULL << 53) || exp10 < -22 || exp10 > 22)
+        return 0;
+    double v = (double)mant;
+    v = exp10 < 0 ? v / EXACT_POW10[-exp10] : v * EXACT_POW10[exp10];
+    *out = negative ? -v : v;
+    return 1;
+}
+
 int slp_mps_parse_number(const char *text, size_t len, double *out)
 {
+    if (fast_number(text, len, out))
+        return 1;
     char buf[128];
     if (len == 0 || len >= sizeof buf)
         return 0;
@@ -489,8 +558,6 @@ static slp_err add_col(parser_t *p, const char *name, int64_t *out)
     p->uv[j] = INFINITY;
     p->col_flags[j] = 0;
     p->is_int[j] = (unsigned char)(p->in_int_block ? 1 : 0);
-    int inserted = 0;
-    SLP_CALL(slp_name_index_insert(p->cols, name, j, &inserted, NULL));
     if (p->cb && p->cb->on_column)
         SLP_CALL(p->cb->on_column(p->cb->user, j, name, p->is_int[j]));
     *out = j;
@@ -888,8 +955,10 @@ static slp_err apply_columns(parser_t *p, const dline_t *d)
     }
     int64_t j = p->cur_col;
     if (j < 0 || strcmp(p->col_names[j], d->first) != 0) {
-        j = slp_name_index_find(p->cols, d->first);
-        if (j >= 0) {
+        /* one probe of the index: the name goes in as column n unless it is there */
+        int inserted = 0;
+        SLP_CALL(slp_name_index_insert(p->cols, d->first, p->n, &inserted, &j));
+        if (!inserted) {
             warn_at(p, W_SPLIT_COL, "column '%s' continues after other columns: entries merged",
                     d->first);
             if (p->in_int_block)
