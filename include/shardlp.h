@@ -30,7 +30,10 @@
 extern "C" {
 #endif
 
-#define SHARDLP_API_VERSION 3 /* 3: SHARDLP_NOT_SOLVED is the zero status */
+/* The layout of the structs and enums below. A program or binding checks that the
+ * library it loaded was built from the same header: shardlp_api_version() ==
+ * SHARDLP_API_VERSION (the Python package refuses to import otherwise). */
+#define SHARDLP_API_VERSION 4 /* 4: shardlp_api_version, shardlp_free; 3: SHARDLP_NOT_SOLVED = 0 */
 
 /* The call failed (mirrors the library's internal codes). */
 typedef enum {
@@ -206,8 +209,8 @@ shardlp_error shardlp_solve(shardlp_problem *problem, const shardlp_settings *se
  * ranks as its grid has, each rank reading only its own block. Collective. Each rank
  * gets back its own slices: x and rc for columns [*col_lo, *col_lo + *n_loc), y and ax
  * for rows [*row_lo, *row_lo + *m_loc). The buffers are allocated with malloc and
- * owned by the caller (free()); pass NULL for those you do not want. Warm start is not
- * available on this path. */
+ * owned by the caller (free() or shardlp_free); pass NULL for those you do not want.
+ * Warm start is not available on this path. */
 shardlp_error shardlp_solve_shards(const char *dir, const shardlp_settings *settings,
                                    shardlp_info *info, int64_t *col_lo, int64_t *n_loc,
                                    double **x, double **rc, int64_t *row_lo, int64_t *m_loc,
@@ -233,6 +236,11 @@ const char *shardlp_status_name(shardlp_status status);
 const char *shardlp_status_highs_name(shardlp_status status);
 /* Library version, e.g. "0.1.0". */
 const char *shardlp_version(void);
+/* SHARDLP_API_VERSION of the header the library was built from. */
+int shardlp_api_version(void);
+/* Frees a buffer the library allocated for the caller (shardlp_solve_shards's): the
+ * library's own free, whatever C runtime the caller uses. NULL is ignored. */
+void shardlp_free(void *buffer);
 
 #ifdef __cplusplus
 }

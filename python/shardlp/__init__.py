@@ -8,10 +8,16 @@
 See docs/python.md. Modelling tools: shardlp.pyomo_plugin (Pyomo); PuLP uses the
 `shardlp` binary through pulp.HiGHS_CMD (docs/modelling-tools.md).
 """
-from ._lib import InputError, LibraryNotFoundError, ShardlpError, find_library
-from .model import STATUS_NAMES, Model, Result, ShardResult, rank, ranks, read, solve_shards, version
+from ._lib import API_VERSION, ErrorCode, InputError, LibraryNotFoundError, ShardlpError, find_library
+# Importing model loads the library and checks its API version (a mismatch raises
+# LibraryNotFoundError, an ImportError): `import shardlp` fails clearly rather than
+# misreading a stale library's structs later.
+from .model import (STATUS_NAMES, Model, Result, ShardResult, Status, rank, ranks, read,
+                    solve_shards, version)
 from .settings import TOOL_TOL, Settings, options
 
 __all__ = ["Model", "Result", "read", "version", "ShardlpError", "InputError",
-           "LibraryNotFoundError", "find_library", "STATUS_NAMES", "Settings", "options", "TOOL_TOL", "rank", "ranks", "solve_shards", "ShardResult"]
+           "LibraryNotFoundError", "find_library", "STATUS_NAMES", "Status", "ErrorCode",
+           "API_VERSION", "Settings", "options", "TOOL_TOL", "rank", "ranks", "solve_shards",
+           "ShardResult"]
 __version__ = "0.1.0"

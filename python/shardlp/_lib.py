@@ -1,17 +1,26 @@
 """Loading libshardlp.so and the ctypes declarations of include/shardlp.h."""
+from __future__ import annotations
+
 import atexit
 import ctypes
 import ctypes.util
+import enum
 import os
 from pathlib import Path
+from typing import Iterator
 
 _LIB_NAMES = ("libshardlp.so", "libshardlp.dylib")
+
+# SHARDLP_API_VERSION of include/shardlp.h that the declarations below mirror (the
+# layouts of Info and Progress, the statuses' numbers). A library of another version
+# would be misread, so it is refused at import.
+API_VERSION = 4
 
 
 class ShardlpError(RuntimeError):
     """A call into libshardlp failed. ``code`` is the shardlp_error value."""
 
-    def __init__(self, message, code=5):
+    def __init__(self, message: str, code: int = 5):
         super().__init__(message)
         self.code = code
 
@@ -21,30 +30,29 @@ class InputError(ShardlpError, ValueError):
 
 
 class LibraryNotFoundError(ShardlpError, ImportError):
-    """libshardlp.so could not be located."""
+    """libshardlp.so could not be located, or it is of another API version."""
 
 
-def _candidates():
+def _candidates() -> Iterator[Path]:
     env = os.environ.get("SHARDLP_LIB")
     if env:
         p = Path(env)
         yield p if p.is_file() else p / _LIB_NAMES[0]
         return
-    # Next to the package (a copy placed there), then a build directory of the
-    # repository the package was installed from or is run in.
+    # Next to the package (the wheel's copy), then the build directory of the source
+    # tree the package is run from (python/shardlp -> ../../build). The working
+    # directory is not searched: what loads must not depend on where Python runs.
     here = Path(__file__).resolve().parent
     for name in _LIB_NAMES:
         yield here / name
-    roots = [here.parent.parent, Path.cwd(), *Path.cwd().parents]
-    for root in roots:
-        for name in _LIB_NAMES:
-            yield root / "build" / name
+    for name in _LIB_NAMES:
+        yield here.parent.parent / "build" / name
 
 
-def find_library():
+def find_library() -> str:
     """Path of libshardlp.so: $SHARDLP_LIB (file or directory), the package
-    directory, ``build/`` of the repository (above the package or the current
-    directory), then the system's library path."""
+    directory, ``build/`` of the source tree the package lives in, then the system's
+    library path."""
     tried = []
     for cand in _candidates():
         tried.append(str(cand))
@@ -56,7 +64,7 @@ def find_library():
     raise LibraryNotFoundError(
         "cannot find libshardlp.so (run `make build` in the shardlp repository, or set "
         "SHARDLP_LIB to the library file); looked at: " + ", ".join(tried[:6]),
-        code=6,
+        code=ErrorCode.UNSUPPORTED,
     )
 
 
@@ -128,7 +136,24 @@ LOG_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_void_p)
 _lib = None
 
 
-def lib():
+def check_api_version(L: ctypes.CDLL, path: str) -> None:
+    """Refuse a library built from another header (its structs would be misread)."""
+    try:
+        fn = L.shardlp_api_version
+    except AttributeError:
+        got = "older than 4 (it has no shardlp_api_version)"
+    else:
+        fn.restype, fn.argtypes = ctypes.c_int, []
+        got = fn()
+        if got == API_VERSION:
+            return
+    raise LibraryNotFoundError(
+        f"{path} has shardlp API version {got}, this package needs {API_VERSION}: rebuild "
+        "the library from the same source (make build) or reinstall the package",
+        code=ErrorCode.UNSUPPORTED)
+
+
+def lib() -> ctypes.CDLL:
     """The loaded library (loaded on first use)."""
     global _lib
     if _lib is not None:
@@ -137,7 +162,8 @@ def lib():
     try:
         L = ctypes.CDLL(path)
     except OSError as e:
-        raise LibraryNotFoundError(f"cannot load {path}: {e}", code=6) from None
+        raise LibraryNotFoundError(f"cannot load {path}: {e}", code=ErrorCode.UNSUPPORTED) from None
+    check_api_version(L, path)  # before any declaration reads the library's layout
     P = ctypes.c_void_p
     PP = ctypes.POINTER(ctypes.c_void_p)
     PD = ctypes.POINTER(c_double_p)
@@ -174,6 +200,7 @@ def lib():
         "shardlp_ranks": (ctypes.c_int, []),
         "shardlp_status_name": (ctypes.c_char_p, [ctypes.c_int]),
         "shardlp_version": (ctypes.c_char_p, []),
+        "shardlp_free": (None, [P]),
     }
     for name, (res, args) in decl.items():
         fn = getattr(L, name)
@@ -185,7 +212,7 @@ def lib():
     return L
 
 
-def release(destroy, handle):
+def release(destroy, handle) -> None:
     """Call a library destructor on a ctypes handle (from __del__; quiet at shutdown)."""
     if handle is not None and handle.value:
         try:
@@ -194,16 +221,37 @@ def release(destroy, handle):
             pass
 
 
-def check(code, what):
+class ErrorCode(enum.IntEnum):
+    """shardlp_error of include/shardlp.h (the API version check guards the numbers)."""
+    OK = 0
+    INPUT = 1
+    IO = 2
+    NOMEM = 3
+    MPI = 4
+    INTERNAL = 5
+    UNSUPPORTED = 6
+
+
+def statuses() -> type[enum.IntEnum]:
+    """The library's statuses as an IntEnum, named by shardlp_status_name (NOT_SOLVED = 0,
+    OPTIMAL, PRIMAL_INFEASIBLE, ...)."""
+    L, names, k = lib(), {}, 0
+    while (name := L.shardlp_status_name(k).decode()) != "unknown":
+        names[name.upper()] = k
+        k += 1
+    return enum.IntEnum("Status", names)
+
+
+def check(code: int, what: str) -> None:
     """Raise the matching exception when a library call returned non-zero."""
-    if code == 0:
+    if code == ErrorCode.OK:
         return
     msg = lib().shardlp_last_error().decode(errors="replace") or "unknown error"
     text = f"{what}: {msg}"
-    if code == 1:
+    if code == ErrorCode.INPUT:
         raise InputError(text, code)
-    if code == 2:
+    if code == ErrorCode.IO:
         raise OSError(text)
-    if code == 3:
+    if code == ErrorCode.NOMEM:
         raise MemoryError(text)
     raise ShardlpError(text, code)

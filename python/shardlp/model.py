@@ -1,24 +1,23 @@
 """Model, read() and Result: the LP in Python over the C API."""
+from __future__ import annotations
+
 import ctypes
 import os
+from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
-from ._lib import Info, InputError, Matrix, c_double_p, c_int64_p, check, lib, release
+from ._lib import (Info, InputError, Matrix, c_double_p, c_int64_p, check, lib, release,
+                   statuses)
+
+PathLike = Union[str, "os.PathLike[str]"]
+Vector = Optional[Union[Sequence[float], np.ndarray]]
 from ._solve_hooks import log_setup, run_with_hooks, use_communicator
 from .settings import Settings
 
-STATUS_NAMES = (
-    "not_solved",  # 0: no solve filled the result (shardlp.h SHARDLP_NOT_SOLVED)
-    "optimal",
-    "primal_infeasible",
-    "dual_infeasible",
-    "time_limit",
-    "iteration_limit",
-    "numerical_error",
-    "interrupted",
-    "infeasible_or_unbounded",
-)
+# The library's statuses (shardlp.h shardlp_status), named as the library names them.
+Status = statuses()
+STATUS_NAMES = tuple(s.name.lower() for s in Status)
 _FORMAT = {"csc": 0, "csr": 1, "coo": 2}
 
 
@@ -108,8 +107,8 @@ class Result:
     sense (HiGHS's sign convention: reduced_costs = c - A^T y)."""
 
     def __init__(self, info, x, y, rc, ax):
-        self.status_code = int(info.status)
-        self.status = STATUS_NAMES[self.status_code] if 0 <= self.status_code < len(STATUS_NAMES) else "unknown"
+        self.status_code = Status(int(info.status))  # an IntEnum: Status.OPTIMAL, ...
+        self.status = self.status_code.name.lower()    # "optimal", ... (the JSON's names)
         self.x = x
         self.y = y
         self.reduced_costs = rc
@@ -140,7 +139,7 @@ class Result:
         self.grid = (int(info.grid_rows), int(info.grid_cols))
 
     @property
-    def optimal(self):
+    def optimal(self) -> bool:
         return self.status == "optimal"
 
     # common aliases
@@ -210,16 +209,16 @@ class Model:
         release(lib().shardlp_problem_destroy, getattr(self, "_h", None))
 
     @property
-    def row_names(self):
+    def row_names(self) -> list[str]:
         L = lib()
         return [L.shardlp_problem_row_name(self._h, i).decode() for i in range(self.m)]
 
     @property
-    def col_names(self):
+    def col_names(self) -> list[str]:
         L = lib()
         return [L.shardlp_problem_col_name(self._h, j).decode() for j in range(self.n)]
 
-    def set_warm_start(self, x0=None, y0=None):
+    def set_warm_start(self, x0: Vector = None, y0: Vector = None) -> None:
         """Start the next solves from x0 (length n) and/or y0 (length m), in the
         model's units and sense (e.g. a previous Result's x and y). None clears."""
         x = _vector(x0, self.n, "x0")
@@ -230,9 +229,13 @@ class Model:
         check(lib().shardlp_problem_set_warm_start(self._h, _dptr(x), _dptr(y)), "set_warm_start")
         self._x0, self._y0 = x, y
 
-    def solve(self, tol=1e-4, time_limit=None, threads=None, iter_limit=None, verbose=False,
-              presolve=True, polish=False, x0=None, y0=None, callback=None, log_callback=None,
-              comm=None, **options):
+    def solve(self, tol: float = 1e-4, time_limit: Optional[float] = None,
+              threads: Optional[int] = None, iter_limit: Optional[int] = None,
+              verbose: Union[bool, int] = False, presolve: bool = True, polish: bool = False,
+              x0: Vector = None, y0: Vector = None,
+              callback: Optional[Callable[[dict], Any]] = None,
+              log_callback: Optional[Callable[[str], Any]] = None, comm: Any = None,
+              **options: Any) -> Result:
         """Solve and return a Result. tol: relative tolerance of the primal and dual
         residuals and the gap. time_limit: seconds. threads: CPU threads (None: all).
         x0 / y0: a warm start for this solve only (set_warm_start sets one that lasts
@@ -283,7 +286,7 @@ class Model:
         return f"Model(m={self.m}, n={self.n}, nnz={self.nnz})"
 
 
-def read(path):
+def read(path: PathLike) -> Model:
     """Read an MPS model (.mps, .mps.gz; free or fixed format) into a Model."""
     path = os.fspath(path)
     if not os.path.exists(path):
@@ -304,23 +307,19 @@ class ShardResult(Result):
         self.row_lo = row_lo
 
 
-def _take(ptr, length):
-    """A numpy copy of a library-allocated array, which is then freed."""
+def _take(ptr, length: int) -> np.ndarray:
+    """A numpy copy of a library-allocated array, which the library then frees."""
     if not ptr:
         return np.empty(0)
     out = np.ctypeslib.as_array(ptr, shape=(length,)).copy() if length else np.empty(0)
-    _libc_free(ptr)
+    lib().shardlp_free(ctypes.cast(ptr, ctypes.c_void_p))
     return out
 
 
-def _libc_free(ptr):
-    libc = ctypes.CDLL(None)
-    libc.free.argtypes = [ctypes.c_void_p]
-    libc.free(ctypes.cast(ptr, ctypes.c_void_p))
-
-
-def solve_shards(path, tol=1e-4, comm=None, callback=None, log_callback=None, verbose=False,
-                 **options):
+def solve_shards(path: PathLike, tol: float = 1e-4, comm: Any = None,
+                 callback: Optional[Callable[[dict], Any]] = None,
+                 log_callback: Optional[Callable[[str], Any]] = None,
+                 verbose: Union[bool, int] = False, **options: Any) -> ShardResult:
     """Solve a shard directory (`shardlp shard` / `shardlp gen` output) on as many ranks
     as its grid has: every rank calls it (under mpirun, with comm= an mpi4py
     communicator, or launched by mpirun without one) and reads only its own block; each
@@ -350,15 +349,15 @@ def solve_shards(path, tol=1e-4, comm=None, callback=None, log_callback=None, ve
         slices)
 
 
-def rank():
+def rank() -> int:
     """This process's rank and the number of ranks (0 and 1 without mpirun)."""
     return lib().shardlp_rank()
 
 
-def ranks():
+def ranks() -> int:
     return lib().shardlp_ranks()
 
 
-def version():
+def version() -> str:
     """The library's version string."""
     return lib().shardlp_version().decode()

@@ -57,6 +57,8 @@ const char *shardlp_status_highs_name(shardlp_status status)
     return slp_status_highs_name((slp_status)(status - SHARDLP_OPTIMAL));
 }
 const char *shardlp_version(void) { return SLP_VERSION; }
+int shardlp_api_version(void) { return SHARDLP_API_VERSION; }
+void shardlp_free(void *buffer) { free(buffer); }
 
 /* The settings to run with: the caller's, or the library's defaults. */
 static slp_err settings_or_default(const shardlp_settings *in, slp_run_options_t *out)

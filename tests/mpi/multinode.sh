@@ -101,8 +101,8 @@ left=$(ip netns pids "$NA" | xargs -r ps -o comm= -p 2>/dev/null | grep -c shard
 [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $took -le 30 ] && [ "$left" -eq 0 ] && ok ||
     bad "node loss: exit $rc after $took s, $left ranks left"
 # OpenMPI reports the loss as its daemon's or, when a rank notices first, as a peer's
-# disconnection; either names the lost node's address.
-grep -qE "lost communication with a remote daemon|peer process has unexpectedly disconnected" \
+# disconnection or a failed reconnection to it; each names the lost node's address.
+grep -qE "lost communication with a remote daemon|peer process has unexpectedly disconnected|failed to TCP connect to a peer" \
     "$T/kill.err" && grep -q "$NET.2" "$T/kill.err" && ok ||
     { bad "node loss message"; head -20 "$T/kill.err"; }
 echo "node loss: the job ended $took s after the kill (exit $rc)"

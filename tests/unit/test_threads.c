@@ -59,18 +59,26 @@ static double comes_and_goes(int threads, int w)
     return w >= 300 && w < 600 ? busy(threads, w) : quiet(threads, w);
 }
 
-/* Runs `windows` windows of 64 iterations from 2 threads; returns the total seconds and
- * the count in use at windows 299, 599 and the end. */
-static double simulate(machine_fn machine, int windows, int at[3])
+/* Runs `windows` windows of 64 iterations from `start` threads (the count the start saw
+ * free) on a simulated machine; with `readings`, a probe for more threads is skipped
+ * while the machine is busy (the backend's reading of the runnable tasks, here the
+ * machine's own: 2 threads slower than 1). Returns the total seconds and the count in
+ * use at windows 299, 599 and the end. */
+static double simulate_from(machine_fn machine, int windows, int start, int readings, int at[3])
 {
     slp_thread_governor_t g;
     slp_thread_governor_init(&g, 2);
-    int threads = 2;
+    slp_thread_governor_start(&g, start);
+    int threads = g.threads[g.at];
     double total = 0.0;
     for (int w = 0; w < windows; w++) {
         double seconds = 64 * machine(threads, w);
         total += seconds;
         threads = slp_thread_governor_step(&g, 64, seconds);
+        if (readings && slp_thread_governor_probing_up(&g) && machine(2, w + 1) > machine(1, w + 1)) {
+            slp_thread_governor_skip_probe(&g);
+            threads = g.threads[g.at];
+        }
         if (w == 299)
             at[0] = threads;
         if (w == 599)
@@ -78,6 +86,12 @@ static double simulate(machine_fn machine, int windows, int at[3])
     }
     at[2] = threads;
     return total;
+}
+
+/* The governor alone, from 2 threads. */
+static double simulate(machine_fn machine, int windows, int at[3])
+{
+    return simulate_from(machine, windows, 2, 0, at);
 }
 
 static void test_governor(void)
@@ -99,33 +113,6 @@ static void test_governor(void)
           "load from window 300 to 600: on %d, %d, %d at 300, 600, the end", at[0], at[1], at[2]);
 }
 
-/* As simulate, from `start` threads (the count the start saw free), and with a
- * probe for more threads skipped while the machine is busy (the backend's reading of
- * the runnable tasks, here the machine's own: 2 threads slower than 1). */
-static double simulate_from(machine_fn machine, int windows, int start, int at[3])
-{
-    slp_thread_governor_t g;
-    slp_thread_governor_init(&g, 2);
-    slp_thread_governor_start(&g, start);
-    int threads = g.threads[g.at];
-    double total = 0.0;
-    for (int w = 0; w < windows; w++) {
-        double seconds = 64 * machine(threads, w);
-        total += seconds;
-        threads = slp_thread_governor_step(&g, 64, seconds);
-        if (slp_thread_governor_probing_up(&g) && machine(2, w + 1) > machine(1, w + 1)) {
-            slp_thread_governor_skip_probe(&g);
-            threads = g.threads[g.at];
-        }
-        if (w == 299)
-            at[0] = threads;
-        if (w == 599)
-            at[1] = threads;
-    }
-    at[2] = threads;
-    return total;
-}
-
 /* 5. A start on the free CPUs: beside a busy process a short run costs what 1 thread
  *    costs (no window on 2); a busy reading at the start on a quiet machine costs a few
  *    windows; a load that comes and goes is still followed both ways. */
@@ -139,15 +126,15 @@ static void test_busy_start(void)
           g.threads[g.at]);
     slp_thread_governor_start(&g, 0);
     CHECK(g.threads[g.at] == 1, "none free: starts on %d", g.threads[g.at]);
-    double t = simulate_from(busy, 100, 1, at);
+    double t = simulate_from(busy, 100, 1, 1, at);
     double best = 100 * 64 * busy(1, 0);
     CHECK(t <= best * (1 + 1e-12) && at[2] == 1, "busy from 1, 100 windows: %.4f s against %.4f",
           t, best);
-    t = simulate_from(quiet, 1000, 1, at);
+    t = simulate_from(quiet, 1000, 1, 1, at);
     best = 1000 * 64 * quiet(2, 0);
     CHECK(t <= 1.03 * best && at[0] == 2 && at[2] == 2,
           "quiet from 1: %.3f s against %.3f always on 2, on %d at 300", t, best, at[0]);
-    simulate_from(comes_and_goes, 1000, 2, at);
+    simulate_from(comes_and_goes, 1000, 2, 1, at);
     CHECK(at[0] == 2 && at[1] == 1 && at[2] == 2,
           "load from window 300 to 600, readings on: on %d, %d, %d", at[0], at[1], at[2]);
 }
