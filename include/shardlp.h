@@ -33,7 +33,7 @@ extern "C" {
 /* The layout of the structs and enums below. A program or binding checks that the
  * library it loaded was built from the same header: shardlp_api_version() ==
  * SHARDLP_API_VERSION (the Python package refuses to import otherwise). */
-#define SHARDLP_API_VERSION 4 /* 4: shardlp_api_version, shardlp_free; 3: SHARDLP_NOT_SOLVED = 0 */
+#define SHARDLP_API_VERSION 5 /* 5: sessions; 4: shardlp_api_version, shardlp_free; 3: SHARDLP_NOT_SOLVED = 0 */
 
 /* The call failed (mirrors the library's internal codes). */
 typedef enum {
@@ -100,6 +100,10 @@ shardlp_error shardlp_problem_create(int64_t m, int64_t n, int sense, const doub
                                      const double *lv, const double *uv, shardlp_problem **out);
 /* Read an MPS file (.mps, .mps.gz, free or fixed format). Errors name file and line. */
 shardlp_error shardlp_problem_read(const char *path, shardlp_problem **out);
+/* Write the problem as a file: CPLEX LP when the path ends in ".lp", else free MPS
+ * (values with 17 digits: read back exactly). Python's crossover hands models to HiGHS
+ * this way. */
+shardlp_error shardlp_problem_write(const shardlp_problem *problem, const char *path);
 /* Accepts NULL and sets *problem to NULL. */
 void shardlp_problem_destroy(shardlp_problem **problem);
 
@@ -215,6 +219,42 @@ shardlp_error shardlp_solve_shards(const char *dir, const shardlp_settings *sett
                                    shardlp_info *info, int64_t *col_lo, int64_t *n_loc,
                                    double **x, double **rc, int64_t *row_lo, int64_t *m_loc,
                                    double **y, double **ax);
+
+/* Sessions (docs/session.md): set up once (grid, distribution, backend, log file),
+ * then solve the problem and its updates any number of times, each solve warm from the
+ * last one's point unless asked cold. shardlp_solve is a session with one solve.
+ * Every call is collective under MPI, like shardlp_solve: rank 0 passes the problem
+ * and whole vectors, the other ranks NULL. Sessions are independent: several may be
+ * open in one process and used in any order (one call at a time).
+ *
+ *   create    the problem is copied out of `problem` (and its warm start taken as the
+ *             first solve's start); the settings are copied, callbacks included.
+ *   solve     warm = 1: from the last solve's x and y (the first solve: the problem's
+ *             warm start, or zero); warm = 0: from zero. Vectors as shardlp_solve's.
+ *             A warm start with row duals solves without presolve (docs/statuses.md).
+ *   set_*     the next solves' objective c[n], variable bounds lv/uv[n], row bounds
+ *             lc/uc[m] in the model's units and sense; NULL leaves that vector as it
+ *             is. Checked as shardlp_problem_create checks them (SHARDLP_ERR_INPUT
+ *             naming the first offending index; nothing changes then). The matrix and
+ *             the objective sense are fixed for the session.
+ *   destroy   accepts NULL and sets *session to NULL. */
+typedef struct shardlp_session shardlp_session; /* opaque */
+
+shardlp_error shardlp_session_create(const shardlp_problem *problem,
+                                     const shardlp_settings *settings, shardlp_session **out);
+/* A shard directory (as shardlp_solve_shards): each rank reads its own block. */
+shardlp_error shardlp_session_create_shards(const char *dir, const shardlp_settings *settings,
+                                            shardlp_session **out);
+shardlp_error shardlp_session_solve(shardlp_session *session, int warm, shardlp_info *info,
+                                    double *x, double *y, double *rc, double *ax);
+shardlp_error shardlp_session_set_objective(shardlp_session *session, const double *c);
+shardlp_error shardlp_session_set_col_bounds(shardlp_session *session, const double *lv,
+                                             const double *uv);
+shardlp_error shardlp_session_set_row_bounds(shardlp_session *session, const double *lc,
+                                             const double *uc);
+/* The model's sizes (either pointer may be NULL); the same on every rank. */
+void shardlp_session_size(const shardlp_session *session, int64_t *m, int64_t *n);
+void shardlp_session_destroy(shardlp_session **session);
 
 /* MPI: start/stop the communication layer. Optional without a launcher. Under
  * mpirun, shardlp_init starts MPI (argc/argv may be NULL); shardlp_finalize ends it. */

@@ -14,7 +14,7 @@ _LIB_NAMES = ("libshardlp.so", "libshardlp.dylib")
 # SHARDLP_API_VERSION of include/shardlp.h that the declarations below mirror (the
 # layouts of Info and Progress, the statuses' numbers). A library of another version
 # would be misread, so it is refused at import.
-API_VERSION = 4
+API_VERSION = 5
 
 
 class ShardlpError(RuntimeError):
@@ -174,6 +174,7 @@ def lib() -> ctypes.CDLL:
                                                   c_double_p, c_double_p, PP]),
         "shardlp_problem_read": (ctypes.c_int, [ctypes.c_char_p, PP]),
         "shardlp_problem_destroy": (None, [PP]),
+        "shardlp_problem_write": (ctypes.c_int, [P, ctypes.c_char_p]),
         "shardlp_problem_size": (None, [P, c_int64_p, c_int64_p, c_int64_p]),
         "shardlp_problem_row_name": (ctypes.c_char_p, [P, ctypes.c_int64]),
         "shardlp_problem_col_name": (ctypes.c_char_p, [P, ctypes.c_int64]),
@@ -201,6 +202,16 @@ def lib() -> ctypes.CDLL:
         "shardlp_status_name": (ctypes.c_char_p, [ctypes.c_int]),
         "shardlp_version": (ctypes.c_char_p, []),
         "shardlp_free": (None, [P]),
+        "shardlp_session_create": (ctypes.c_int, [P, P, PP]),
+        "shardlp_session_create_shards": (ctypes.c_int, [ctypes.c_char_p, P, PP]),
+        "shardlp_session_solve": (ctypes.c_int, [P, ctypes.c_int, ctypes.POINTER(Info),
+                                                 c_double_p, c_double_p, c_double_p,
+                                                 c_double_p]),
+        "shardlp_session_set_objective": (ctypes.c_int, [P, c_double_p]),
+        "shardlp_session_set_col_bounds": (ctypes.c_int, [P, c_double_p, c_double_p]),
+        "shardlp_session_set_row_bounds": (ctypes.c_int, [P, c_double_p, c_double_p]),
+        "shardlp_session_size": (None, [P, c_int64_p, c_int64_p]),
+        "shardlp_session_destroy": (None, [PP]),
     }
     for name, (res, args) in decl.items():
         fn = getattr(L, name)

@@ -33,12 +33,15 @@ class SolveHooks:
         self.log = log
         self.interrupted = False
         self.error = None
-        self._progress = PROGRESS_CALLBACK(self._on_progress)  # kept alive with self
-        self._log = LOG_CALLBACK(self._on_log)
-        L = lib()
-        check(L.shardlp_set_progress_callback(settings.handle, self._progress, None), "callback")
-        if log is not None:
-            check(L.shardlp_set_log_callback(settings.handle, self._log, None), "log callback")
+        if settings is not None:  # else the caller's trampolines call on_progress / on_log
+            self._progress = PROGRESS_CALLBACK(self.on_progress)  # kept alive with self
+            self._log = LOG_CALLBACK(self.on_log)
+            L = lib()
+            check(L.shardlp_set_progress_callback(settings.handle, self._progress, None),
+                  "callback")
+            if log is not None:
+                check(L.shardlp_set_log_callback(settings.handle, self._log, None),
+                      "log callback")
         self._old_sigint = None
         if threading.current_thread() is threading.main_thread():
             self._old_sigint = signal.signal(signal.SIGINT, self._on_sigint)
@@ -49,7 +52,7 @@ class SolveHooks:
             raise KeyboardInterrupt
         self.interrupted = True
 
-    def _on_progress(self, p, user):
+    def on_progress(self, p, user):
         try:
             # Run Python's pending signal handlers now: a Ctrl-C that arrived while the
             # library computed raises KeyboardInterrupt here.
@@ -68,7 +71,7 @@ class SolveHooks:
             self.error = e
             return 1
 
-    def _on_log(self, text, user):
+    def on_log(self, text, user):
         try:
             self.log(text.decode(errors="replace"))
         except KeyboardInterrupt:
@@ -102,11 +105,13 @@ def log_setup(verbose, log_callback):
     return log, verbosity
 
 
-def run_with_hooks(what, settings, callback, log, call, make_result):
+def run_with_hooks(what, settings, callback, log, call, make_result, hooks=None):
     """call() (the library's solve, returning its code; errors name `what`) with the
-    hooks installed, then make_result(); what happened inside a hook is re-raised with
+    hooks installed on `settings` (or `hooks`, already reached by the caller's own
+    trampolines), then make_result(); what happened inside a hook is re-raised with
     the result."""
-    hooks = SolveHooks(settings, callback=callback, log=log)
+    if hooks is None:
+        hooks = SolveHooks(settings, callback=callback, log=log)
     try:
         check(call(), what)
     finally:

@@ -137,6 +137,7 @@ class Result:
                          "cols_removed": int(info.presolve_cols_removed),
                          "nnz_removed": int(info.presolve_nnz_removed)}
         self.grid = (int(info.grid_rows), int(info.grid_cols))
+        self.vertex = None  # Model.solve(crossover=True): a shardlp.Vertex
 
     @property
     def optimal(self) -> bool:
@@ -229,15 +230,17 @@ class Model:
         check(lib().shardlp_problem_set_warm_start(self._h, _dptr(x), _dptr(y)), "set_warm_start")
         self._x0, self._y0 = x, y
 
-    def solve(self, tol: float = 1e-4, time_limit: Optional[float] = None,
+    def solve(self, tol: Optional[float] = None, time_limit: Optional[float] = None,
               threads: Optional[int] = None, iter_limit: Optional[int] = None,
-              verbose: Union[bool, int] = False, presolve: bool = True, polish: bool = False,
+              verbose: Union[bool, int] = False, presolve: Optional[bool] = None,
+              polish: Optional[bool] = None,
               x0: Vector = None, y0: Vector = None,
               callback: Optional[Callable[[dict], Any]] = None,
               log_callback: Optional[Callable[[str], Any]] = None, comm: Any = None,
-              **options: Any) -> Result:
+              crossover: bool = False, **options: Any) -> Result:
         """Solve and return a Result. tol: relative tolerance of the primal and dual
-        residuals and the gap. time_limit: seconds. threads: CPU threads (None: all).
+        residuals and the gap. None (here and for every option) is the library's default,
+        read from its option table (Settings()["tol"]: 1e-4). time_limit: seconds. threads: CPU threads (None: all).
         x0 / y0: a warm start for this solve only (set_warm_start sets one that lasts
         for the following solves; this call's replaces it for this call). verbose: the log
         (True, or 2 for every check) printed through sys.stdout; log_callback(text)
@@ -248,6 +251,8 @@ class Model:
         is its .result). comm: an mpi4py communicator to solve on (with grid=(R, C));
         every rank calls solve, vectors come back on rank 0, scalars on every rank;
         a string ("dense" / "support") is the communication plan option instead.
+        crossover=True: a vertex solution by HiGHS's crossover from this one, in
+        Result.vertex (rank 0; needs highspy; docs/session.md "Vertex solutions").
         Any other option of `shardlp solve --help` is a keyword too
         (termination="detailed", eps_abs=1e-6, norm="linf", grid=(2, 2),
         comm_lib="mpi", relax=True, sol="x.sol", ...)."""
@@ -260,11 +265,15 @@ class Model:
             lasting = (self._x0, self._y0)  # set_warm_start's, back after this call
             self.set_warm_start(x0, y0)
         try:
-            return self._solve(tol, time_limit, threads, iter_limit, verbose, presolve,
-                               polish, callback, log_callback, options)
+            result = self._solve(tol, time_limit, threads, iter_limit, verbose, presolve,
+                                 polish, callback, log_callback, options)
         finally:
             if lasting is not None:
                 self.set_warm_start(*lasting)
+        if crossover and rank() == 0:
+            from .crossover import crossover as vertex_of
+            result.vertex = vertex_of(self, result)
+        return result
 
     def _solve(self, tol, time_limit, threads, iter_limit, verbose, presolve, polish, callback,
                log_callback, options):
@@ -316,7 +325,7 @@ def _take(ptr, length: int) -> np.ndarray:
     return out
 
 
-def solve_shards(path: PathLike, tol: float = 1e-4, comm: Any = None,
+def solve_shards(path: PathLike, tol: Optional[float] = None, comm: Any = None,
                  callback: Optional[Callable[[dict], Any]] = None,
                  log_callback: Optional[Callable[[str], Any]] = None,
                  verbose: Union[bool, int] = False, **options: Any) -> ShardResult:

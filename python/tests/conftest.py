@@ -30,3 +30,20 @@ def shared():
     if not (path / "lp" / "INDEX.tsv").is_file():
         pytest.fail(f"shared corpus not found at {path} (set SHARDLP_SHARED)")
     return path
+
+
+@pytest.fixture
+def mpirun():
+    """The launch prefix for an mpi4py script on this machine (`+ ["-np", "P", ...]`);
+    skips without mpirun or mpi4py. mpi4py is looked for in a child process: importing it
+    here would let other packages (Pyomo) start MPI in the test process, after which
+    mpirun fails from it."""
+    import shutil
+    import subprocess
+    import sys
+    if subprocess.run([sys.executable, "-c", "import mpi4py"], capture_output=True).returncode:
+        pytest.skip("mpi4py not installed")
+    path = shutil.which("mpirun")
+    if not path:
+        pytest.skip("mpirun not installed")
+    return [path, "--allow-run-as-root", "--oversubscribe", "--mca", "btl", "self,vader"]

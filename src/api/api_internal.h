@@ -6,6 +6,7 @@
 #include "shardlp.h"
 
 #include "core/model.h"
+#include "run/run.h"
 #include "run/run_options.h"
 
 struct shardlp_problem {
@@ -30,6 +31,13 @@ static inline void slp_api_default_options(slp_run_options_t *o)
     slp_run_options_default(o);
     o->verbosity = 0;
 }
+
+/* The communication layer started for a solve (MPI only under a launcher). */
+slp_err slp_api_start_comm(void);
+/* A run's outcome as the public info. */
+void slp_api_fill_info(const slp_run_output_t *out, shardlp_info *info);
+/* The solver's progress handed to the callback of `user`, a const shardlp_settings *. */
+int slp_api_progress(const slp_run_progress_t *p, void *user);
 
 /* Record `rc` as the public code (the message stays in slp_error_message()). */
 static inline shardlp_error slp_api_code(slp_err rc) { return (shardlp_error)rc; }

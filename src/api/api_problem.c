@@ -7,6 +7,8 @@
 #include "api/api_internal.h"
 #include "core/error.h"
 #include "io/input_format.h"
+#include "io/lp.h"
+#include "io/mps.h"
 
 /* ---- contents ---------------------------------------------------------------
  * validate_matrix        index and value checks of the caller's arrays
@@ -213,6 +215,17 @@ shardlp_error shardlp_problem_read(const char *path, shardlp_problem **out)
     }
     *out = p;
     return SHARDLP_OK;
+}
+
+shardlp_error shardlp_problem_write(const shardlp_problem *problem, const char *path)
+{
+    slp_error_clear();
+    if (!problem || !path)
+        return slp_api_code(slp_error(SLP_ERR_INPUT, "shardlp_problem_write: NULL argument"));
+    size_t len = strlen(path);
+    int lp_file = len >= 3 && strcmp(path + len - 3, ".lp") == 0;
+    return slp_api_code(lp_file ? slp_lp_write(problem->model, path)
+                                : slp_mps_write(problem->model, path));
 }
 
 void shardlp_problem_destroy(shardlp_problem **problem)

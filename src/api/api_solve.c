@@ -34,6 +34,13 @@ shardlp_error shardlp_init_comm(const void *mpi_comm)
     return slp_api_code(rc);
 }
 
+slp_err slp_api_start_comm(void)
+{
+    if (!comm_started && shardlp_init(NULL, NULL) != SHARDLP_OK)
+        return SLP_ERR_MPI;
+    return SLP_OK;
+}
+
 void shardlp_finalize(void)
 {
     if (comm_started)
@@ -48,13 +55,13 @@ const char *shardlp_status_name(shardlp_status status)
 {
     if (status == SHARDLP_NOT_SOLVED)
         return "not_solved";
-    return slp_status_name((slp_status)(status - SHARDLP_OPTIMAL));
+    return slp_run_status_name((slp_run_status)(status - SHARDLP_OPTIMAL));
 }
 const char *shardlp_status_highs_name(shardlp_status status)
 {
     if (status == SHARDLP_NOT_SOLVED)
         return "Not Set"; /* HiGHS's model status before a run */
-    return slp_status_highs_name((slp_status)(status - SHARDLP_OPTIMAL));
+    return slp_run_status_highs_name((slp_run_status)(status - SHARDLP_OPTIMAL));
 }
 const char *shardlp_version(void) { return SLP_VERSION; }
 int shardlp_api_version(void) { return SHARDLP_API_VERSION; }
@@ -69,13 +76,13 @@ static slp_err settings_or_default(const shardlp_settings *in, slp_run_options_t
     return SLP_OK;
 }
 
-_Static_assert(SHARDLP_OPTIMAL + SLP_STATUS_INFEASIBLE_OR_UNBOUNDED ==
+_Static_assert(SHARDLP_OPTIMAL + SLP_RUN_STATUS_LAST ==
                    SHARDLP_INFEASIBLE_OR_UNBOUNDED,
                "shardlp_status lists the run layer's statuses in their order");
 
-static void fill_info(const slp_run_output_t *out, shardlp_info *info)
+void slp_api_fill_info(const slp_run_output_t *out, shardlp_info *info)
 {
-    const slp_result_t *r = &out->result;
+    const slp_run_result_t *r = &out->result;
     /* the run layer's statuses in their order, after SHARDLP_NOT_SOLVED */
     info->status = (shardlp_status)(SHARDLP_OPTIMAL + (int)r->status);
     info->objective = r->objective;
@@ -105,7 +112,7 @@ static void fill_info(const slp_run_output_t *out, shardlp_info *info)
 }
 
 /* The solver's progress, handed to the caller's callback in the public form. */
-static int progress_adapter(const slp_progress_t *p, void *user)
+int slp_api_progress(const slp_run_progress_t *p, void *user)
 {
     const shardlp_settings *s = user;
     shardlp_progress q = {p->iteration,           p->seconds,          p->objective,
@@ -121,13 +128,12 @@ static slp_err api_run(const shardlp_settings *settings, const slp_run_input_t *
                        slp_run_output_t *out)
 {
     memset(out, 0, sizeof *out);
-    if (!comm_started && shardlp_init(NULL, NULL) != SHARDLP_OK)
-        return SLP_ERR_MPI;
+    SLP_CALL(slp_api_start_comm());
     slp_run_options_t opt;
     SLP_CALL(settings_or_default(settings, &opt));
     slp_run_input_t in = *given;
     if (settings && settings->progress) {
-        in.progress = progress_adapter;
+        in.progress = slp_api_progress;
         in.progress_user = (void *)settings;
     }
     if (settings && settings->log)
@@ -136,7 +142,7 @@ static slp_err api_run(const shardlp_settings *settings, const slp_run_input_t *
     slp_log_set_sink(NULL, NULL);
     slp_run_options_free(&opt);
     if (rc == SLP_OK && info)
-        fill_info(out, info);
+        slp_api_fill_info(out, info);
     return rc;
 }
 

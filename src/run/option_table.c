@@ -100,6 +100,10 @@ static const slp_option_t TABLE[] = {
     {"relax", "solve_relaxation", SLP_OPT_BOOL, RUN(relax), 0, 0, NULL, NULL, "method", NULL,
      "solve the LP relaxation of a model with integer columns; without it such a model is "
      "refused"},
+    {"crossover", NULL, SLP_OPT_BOOL, RUN(crossover), 0, 0, NULL, NULL, "method", NULL,
+     "a vertex solution by HiGHS's crossover from the solution: needs a build with HiGHS's "
+     "library (this one has none: a clear error); Python's Model.solve(crossover=True) uses "
+     "highspy"},
     /* output */
     {"sol", "solution_file", SLP_OPT_PATH, RUN(sol_path), 0, 0, NULL, "write-solution-to-file=on",
      "output", "FILE", "text solution (HiGHS raw style, docs/solution-format.md)"},

@@ -12,11 +12,22 @@
 #include "run/run_options.h"
 #include "solver/solver.h"
 
+/* The front ends (api/, cli/) read a solve through the run layer's names; the solver's
+ * types behind them can change without the front ends knowing. */
+typedef slp_progress_t slp_run_progress_t;   /* one check's scalars (solver.h) */
+typedef slp_progress_fn slp_run_progress_fn;
+typedef slp_result_t slp_run_result_t;       /* status, scalars, this rank's slices */
+typedef slp_status slp_run_status;           /* optimal ... infeasible_or_unbounded */
+#define SLP_RUN_STATUS_LAST SLP_STATUS_INFEASIBLE_OR_UNBOUNDED
+/* "optimal", ... (the JSON's names) and HiGHS's wording ("Optimal", ...). */
+const char *slp_run_status_name(slp_run_status status);
+const char *slp_run_status_highs_name(slp_run_status status);
+
 typedef struct slp_run_input {
     const char *path;         /* MPS file or shard directory; NULL: `model` */
     const slp_model_t *model; /* the whole model on rank 0 (other ranks: NULL) */
     const double *x0, *y0;    /* warm start: whole vectors on rank 0, or NULL */
-    slp_progress_fn progress; /* called at every check (solver.h), or NULL */
+    slp_run_progress_fn progress; /* called at every check, or NULL */
     void *progress_user;
 } slp_run_input_t;
 
@@ -26,7 +37,7 @@ typedef struct slp_run_vectors {
 } slp_run_vectors_t;
 
 typedef struct slp_run_output {
-    slp_result_t result;    /* status, scalars and this rank's slices (owned) */
+    slp_run_result_t result; /* status, scalars and this rank's slices (owned) */
     int64_t m, n, nnz;      /* the model's sizes */
     int64_t col_lo, n_loc;  /* this rank's column slice */
     int64_t row_lo, m_loc;  /* this rank's row slice */

@@ -269,6 +269,11 @@ slp_err slp_run_options_validate(const slp_run_options_t *o)
         return slp_error(SLP_ERR_INPUT, "comm_lib = nccl needs backend = cuda");
     if (o->solver.precision == SLP_PRECISION_FP32_MATRIX && o->backend == SLP_BACKEND_CUDA)
         return slp_error(SLP_ERR_INPUT, "precision = fp32-matrix needs backend = cpu or guarded");
+    if (o->crossover)
+        return slp_error(SLP_ERR_UNSUPPORTED,
+                         "crossover = on: this build has no HiGHS library to run crossover with; "
+                         "Python's Model.solve(crossover=True) runs HiGHS's crossover through "
+                         "highspy (docs/session.md, \"Vertex solutions\")");
     if (o->solver.precision == SLP_PRECISION_FP32_MATRIX && (o->checkpoint_dir || o->resume_dir))
         return slp_error(SLP_ERR_INPUT,
                          "checkpoint = DIR / resume = DIR do not support precision = fp32-matrix yet");

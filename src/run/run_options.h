@@ -20,6 +20,7 @@ typedef struct slp_run_options {
     int grid[2];            /* R x C for MPS or in-memory input; 0 x 0 = from the rank count */
     int backend;            /* slp_backend_kind */
     int relax;              /* integer columns solved as continuous (else refused) */
+    int crossover;          /* a vertex solution by HiGHS's crossover (not in this build) */
     int highs_solver;       /* HiGHS's --solver: 0 choose; an LP solver relaxes integers */
     int verbosity;          /* 0 quiet, 1 log, 2 every check */
     int log_to_console;     /* HiGHS's switch: 0 = quiet whatever the verbosity */

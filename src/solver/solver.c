@@ -307,10 +307,18 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, double t_entry, slp
     double t1 = slp_wall_seconds();
     double sigma_max = 0.0;
     int power_iters = 0;
-    /* work vectors: h, dy (m) and col_work (n) are free before the first iteration */
-    SLP_CALL(slp_sigma_max_estimate(s->grid, s->be, s->ex, s->a, NULL, s->m, s->n, lp->row_lo,
-                                    s->h, s->dy, s->col_work, t_entry + s->set->time_limit,
-                                    &sigma_max, &power_iters));
+    slp_step_memo_t *memo = s->in->step_memo;
+    if (memo && memo->sigma_max > 0.0) {
+        sigma_max = memo->sigma_max;
+        slp_log_verbose("step size: sigma_max %.6e kept from an earlier solve of this matrix\n",
+                        sigma_max);
+    } else {
+        /* work vectors: h, dy (m) and col_work (n) are free before the first iteration */
+        SLP_CALL(slp_sigma_max_estimate(s->grid, s->be, s->ex, s->a, NULL, s->m, s->n,
+                                        lp->row_lo, s->h, s->dy, s->col_work,
+                                        t_entry + s->set->time_limit, &sigma_max,
+                                        &power_iters));
+    }
     s->eta = sigma_max > 0.0 ? 0.998 / sigma_max : 1.0;
     s->eta0 = s->eta;
     s->omega = 1.0;
@@ -324,6 +332,10 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, double t_entry, slp
      * estimate of the time per iteration for the time limit (agreed). */
     double per_step[1] = {power_iters > 0 ? res->power_seconds / power_iters : 0.0};
     SLP_CALL(slp_reduce_max(s->grid, per_step, 1));
+    if (memo && memo->sigma_max > 0.0)
+        per_step[0] = memo->seconds_per_step;
+    else if (memo && sigma_max > 0.0)
+        *memo = (slp_step_memo_t){sigma_max, per_step[0]};
     s->seconds_per_iter = per_step[0];
     slp_log_verbose("step size: sigma_max %.6e after %d Lanczos steps, eta %.6e\n", sigma_max,
                     power_iters, s->eta);

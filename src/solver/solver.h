@@ -96,6 +96,15 @@ typedef int (*slp_progress_fn)(const slp_progress_t *progress, void *user);
  * at the next check. The answer must be the same on every rank. */
 typedef slp_err (*slp_accept_fn)(slp_result_t *point, void *user, int *accept);
 
+/* The step-size estimate of one matrix, kept by a caller that solves problems with that
+ * same matrix again (a session, docs/session.md): the scaled matrix depends on the matrix
+ * alone, so its norm estimate does too. sigma_max 0: not known yet (the solve estimates
+ * it and fills the memo). */
+typedef struct slp_step_memo {
+    double sigma_max;
+    double seconds_per_step;      /* the estimate's time per power step (agreed) */
+} slp_step_memo_t;
+
 /* What one solve is given besides the problem and the settings (run data). */
 typedef struct slp_solve_inputs {
     /* Warm start: this rank's column slice of x and row slice of y in original space
@@ -115,6 +124,9 @@ typedef struct slp_solve_inputs {
      * with its tolerances multiplied by this (> 1: looser; an answer yes ends the solve
      * as optimal). 0 or 1: only where the test itself holds. */
     double accept_scale;
+    /* The problem's matrix is the one this memo was filled for, or the memo is empty
+     * (borrowed; NULL = estimate the step size and keep nothing). */
+    slp_step_memo_t *step_memo;
 } slp_solve_inputs_t;
 
 /* Solve. `inputs` may be NULL (none). `lp` is modified in place (preprocessed and scaled) and its matrix is

@@ -202,6 +202,7 @@ static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, original_t *be
                 "keep the start optimal)\n");
         return slp_solve(grid, lp, settings, &in, be, result);
     }
+    in.step_memo = NULL; /* the memo is the given matrix's, not a reduced one's */
     slp_norms_t original, norms;
     SLP_CALL(slp_compute_norms(grid, lp, &original));
     slp_presolve_t *pre = NULL;
@@ -636,7 +637,9 @@ slp_err slp_solve_pipeline(slp_grid_t *grid, slp_local_problem_t *lp,
     memset(result, 0, sizeof *result);
     original_t orig;
     memset(&orig, 0, sizeof orig);
-    if (original && original->reload) {
+    if (original && original->kept) {
+        orig.lp = original->kept;
+    } else if (original && original->reload) {
         orig.source = original;
     } else {
         SLP_CALL(slp_comm_agree(grid->world, slp_local_problem_copy(lp, &orig.owned)));

@@ -14,6 +14,9 @@
 typedef struct slp_original_source {
     slp_err (*reload)(void *ctx, slp_local_problem_t *out);
     void *ctx;
+    /* Or the original itself, kept unchanged by the caller through the solve (a
+     * session's problem, run/session.h): neither copied nor read back. */
+    const slp_local_problem_t *kept;
 } slp_original_source_t;
 
 /* *stats receives the presolve counts (zeros when presolve is off). When presolve
