@@ -2,8 +2,9 @@
  * imbalance, bytes per rank, modelled communication of the dense and the support-aware
  * plan, from the stored matrix, before presolve; the grids of the same rank count with
  * their modelled peaks). With --verify
- * every file is read and checked; under MPI each rank reads only its own block and
- * slices (collective read, the same path as the solver's). */
+ * every file is read and checked, and each block's values surveyed for their cheapest
+ * exact form; under MPI each rank reads only its own block and slices (collective read,
+ * the same path as the solver's). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "cli/cli_args.h"
 #include "cli/commands.h"
 #include "core/local_problem.h"
+#include "core/values.h"
 #include "grid/comm.h"
 #include "grid/grid.h"
 #include "plan/plan_model.h"
@@ -25,7 +27,8 @@ typedef struct {
 
 static const cli_option_t OPTIONS[] = {
     {"--verify", CLI_FLAG, offsetof(info_options_t, verify), 0, 0, NULL, NULL,
-     "read every file and check sizes, headers and checksums; under MPI\n"
+     "read every file and check sizes, headers and checksums, and report the\n"
+     "cheapest exact form of each block's values; under MPI\n"
      "(mpirun -np R*C) each rank reads only its own block and slices"},
 };
 
@@ -130,14 +133,41 @@ static slp_err print_grid_choices(const char *dir, const slp_shard_manifest_t *m
     return SLP_OK;
 }
 
-/* Read every block, slice and name file, one block at a time. */
-static slp_err verify_serial(const char *dir, const slp_shard_manifest_t *man)
+/* The cheapest exact form of each block's values (core/values.h): blocks per form, and
+ * the values' bytes and nonzeros over all blocks (counts[SLP_VALUE_FORMS], [.. + 1]). */
+enum { SLP_VALUE_FORMS = 4 };
+static slp_err survey_block(const slp_local_problem_t *lp, int64_t counts[SLP_VALUE_FORMS + 2])
+{
+    slp_values_survey_t sv;
+    SLP_CALL(slp_values_survey(lp->A.val, lp->A.nnz, &sv));
+    counts[sv.form]++;
+    counts[SLP_VALUE_FORMS] += sv.bytes;
+    counts[SLP_VALUE_FORMS + 1] += lp->A.nnz;
+    return SLP_OK;
+}
+
+static void print_value_forms(const int64_t counts[SLP_VALUE_FORMS + 2])
+{
+    printf("matrix values    :");
+    for (int f = 0; f < SLP_VALUE_FORMS; f++)
+        printf("%s %s %lld block%s", f ? "," : "", slp_values_form_name((slp_values_form)f),
+               (long long)counts[f], counts[f] == 1 ? "" : "s");
+    double nnz = (double)counts[SLP_VALUE_FORMS + 1];
+    printf("; %.2f bytes per nonzero for values (plain: 8; docs/memory.md \"Compact values\")\n",
+           nnz > 0 ? (double)counts[SLP_VALUE_FORMS] / nnz : 0.0);
+}
+
+/* Read every block, slice and name file, one block at a time; survey the blocks' values. */
+static slp_err verify_serial(const char *dir, const slp_shard_manifest_t *man,
+                             int64_t counts[SLP_VALUE_FORMS + 2])
 {
     for (int r = 0; r < man->R; r++)
         for (int c = 0; c < man->C; c++) {
             slp_local_problem_t lp;
             SLP_CALL(slp_shard_read_block(dir, man, r, c, &lp));
+            slp_err rc = survey_block(&lp, counts);
             slp_local_problem_free(&lp);
+            SLP_CALL(rc);
         }
     for (int pass = 0; pass < 2; pass++)
         for (int b = 0; man->has_names && b < (pass ? man->R : man->C); b++) {
@@ -198,8 +228,12 @@ int slp_cmd_info(int argc, char **argv)
             rc = slp_shard_read_local(dir, grid, &lp);
         if (rc == SLP_OK)
             rc = verify_own_names(dir, &man, grid);
-        int64_t checked[2] = {lp.A.nnz, 1};
+        int64_t checked[2] = {lp.A.nnz, 1}, counts[SLP_VALUE_FORMS + 2] = {0};
         slp_plan_model_t model;
+        if (rc == SLP_OK)
+            rc = slp_comm_agree(world, survey_block(&lp, counts));
+        if (rc == SLP_OK)
+            rc = slp_comm_sum_i64(world, counts, SLP_VALUE_FORMS + 2);
         if (rc == SLP_OK)
             rc = slp_comm_sum_i64(world, checked, 2);
         if (rc == SLP_OK)
@@ -210,22 +244,26 @@ int slp_cmd_info(int argc, char **argv)
                    "(%lld nonzeros, checksums ok)\n",
                    (long long)checked[1], man.has_names ? " and name files" : "",
                    (long long)checked[0]);
+            print_value_forms(counts);
         }
         slp_local_problem_free(&lp);
         slp_grid_destroy(&grid);
     } else {
         slp_plan_model_t model;
+        int64_t counts[SLP_VALUE_FORMS + 2] = {0};
         rc = slp_shard_read_manifest(dir, &man);
         if (rc == SLP_OK && verify)
-            rc = verify_serial(dir, &man);
+            rc = verify_serial(dir, &man, counts);
         if (rc == SLP_OK)
             rc = slp_plan_model_shards(dir, &man, &model);
         if (rc == SLP_OK && rank == 0) {
             print_summary(dir, &man, &model);
-            if (verify)
+            if (verify) {
                 printf("verified         : every block, slice%s file read (sizes, headers and "
                        "checksums ok)\n",
                        man.has_names ? " and name" : "");
+                print_value_forms(counts);
+            }
         }
         if (rc == SLP_OK && !verify)
             rc = print_grid_choices(dir, &man);

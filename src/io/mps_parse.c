@@ -17,6 +17,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -330,12 +331,49 @@ static const double EXACT_POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6, 
                                        1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
+#if LDBL_MANT_DIG == 64
+/* Exact powers of ten as x87 long doubles (64-bit significand: 5^27 < 2^64). */
+static const long double EXACT_POW10_LD[28] = {
+    1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,
+    1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L,
+    1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
+
+/* Numbers of up to 19 significant digits (M < 10^19 < 2^64) with |e| <= 27, where
+ * Clinger's path does not reach (the 17-digit values modelling tools write): M and 10^|e|
+ * are exact long doubles, so M * 10^e or M / 10^-e is the exact value v rounded once to
+ * 64 bits, r. Rounding r to a double rounds v correctly unless r lies within one unit of
+ * its last place of a double's halfway point (the 11 bits below the double's 53 are
+ * 0x3ff, 0x400 or 0x401): only then can v and r lie on different sides of it, and strtod
+ * decides. Returns 0 for those and for exponents out of range. */
+static int extended_number(uint64_t mant, int exp10, double *out)
+{
+    if (mant == 0 || exp10 < -27 || exp10 > 27)
+        return 0;
+    long double m = (long double)mant, p = EXACT_POW10_LD[exp10 < 0 ? -exp10 : exp10];
+    long double r = exp10 < 0 ? m / p : m * p;
+    int e2;
+    uint64_t significand = (uint64_t)ldexpl(frexpl(r, &e2), 64); /* exact: 64 bits */
+    uint64_t below = significand & 0x7ff;
+    if (below >= 0x3ff && below <= 0x401)
+        return 0;
+    *out = (double)r;
+    return 1;
+}
+#else
+static int extended_number(uint64_t mant, int exp10, double *out)
+{
+    (void)mant, (void)exp10, (void)out;
+    return 0; /* no 64-bit long double here: strtod */
+}
+#endif
+
 /* The common case without strtod, exactly as strtod rounds it (Clinger's fast path): a
  * decimal whose significant digits form an integer M <= 2^53 with a power of ten 10^e,
  * |e| <= 22, is M * 10^e or M / 10^-e in one correctly rounded operation on two exact
  * doubles. Grammar: [+-] digits [. digits] [(e|E|d|D) [+-] digits], at least one digit
- * before the exponent. Returns 0 for anything else (the caller then runs the full
- * reader, which also rejects what is not a number). */
+ * before the exponent. Up to 19 significant digits or |e| up to 27 go to
+ * extended_number. Returns 0 for anything else (the caller then runs the full reader,
+ * which also rejects what is not a number). */
 static int fast_number(const char *s, size_t len, double *out)
 {
     size_t k = 0;
@@ -381,9 +419,14 @@ static int fast_number(const char *s, size_t len, double *out)
             return 0;
         exp10 += exp_negative ? -e : e;
     }
-    if (mant > (1ULL << 53) || exp10 < -22 || exp10 > 22)
-        return 0;
-    double v = (double)mant;
+    double v;
+    if (mant > (1ULL << 53) || exp10 < -22 || exp10 > 22) {
+        if (!extended_number(mant, exp10, &v))
+            return 0;
+        *out = negative ? -v : v;
+        return 1;
+    }
+    v = (double)mant;
     v = exp10 < 0 ? v / EXACT_POW10[-exp10] : v * EXACT_POW10[exp10];
     *out = negative ? -v : v;
     return 1;

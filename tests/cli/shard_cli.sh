@@ -40,6 +40,12 @@ grep -q "bytes per rank   : matrix max" "$T/out" && ok || bad "info bytes line"
 sum=$(awk '/^  [0-9]+ / {for (i = 2; i <= NF; i++) s += $i} END {print s}' "$T/out")
 [ "$sum" = 83 ] && ok || bad "info block nonzeros sum to $sum, expected 83"
 expect "info --verify" 0 "checksums ok" -- "$BIN" info "$T/a.shards" --verify
+# the value survey: a transport member's coefficients are all 1 by construction
+# (docs/generators.md): every block signed-unit, no bytes for values
+"$BIN" gen transport --sources 30 --sinks 90 --neighbors 4 --grid 2x2 --out "$T/t.shards" \
+    --quiet || bad "gen transport"
+expect "info --verify values" 0 "signed-unit 4 blocks, table8 0 blocks, table16 0 blocks; 0.00 bytes" \
+    -- "$BIN" info "$T/t.shards" --verify
 
 # --grid auto: 1x1 needs 2420 bytes, 1x2 1544, 2x1 1616, so 1500 needs three ranks.
 expect "grid auto" 0 "picked 1x3 (3 ranks)" -- \

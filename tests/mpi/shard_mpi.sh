@@ -22,6 +22,11 @@ timeout 60 $MPIRUN -np 4 "$BIN" info "$T/a.shards" --verify >"$T/out" 2>"$T/err"
 rc=$?
 [ $rc -eq 0 ] && grep -q "4 ranks each read their own block and slices and name files (83 nonzeros" "$T/out" \
     && ok || { bad "np 4 read: exit $rc"; cat "$T/out" "$T/err"; }
+# each rank surveys its own block's values: the same report as one process reading all
+"$BIN" info "$T/a.shards" --verify >"$T/serial" 2>&1
+[ -n "$(grep "^matrix values" "$T/out")" ] && \
+    [ "$(grep "^matrix values" "$T/out")" = "$(grep "^matrix values" "$T/serial")" ] && ok ||
+    bad "value survey under MPI differs: $(grep "^matrix values" "$T/out" "$T/serial")"
 
 timeout 60 $MPIRUN -np 3 "$BIN" info "$T/a.shards" --verify >"$T/out" 2>"$T/err"
 rc=$?

@@ -855,6 +855,37 @@ static void test_numbers_exact(void)
         }
     }
     CHECK(bad == 0, "%d of 200,000 random numbers read other bits than strtod's", bad);
+    bad = 0;
+    int cases = 0;
+    /* Decimals of 16 to 19 digits at and next to the halfway point between two adjacent
+     * doubles (the extended path's hard cases: it must hand them to strtod or round
+     * them as strtod does), over magnitudes 1e-27 to 1e27. */
+    for (int k = 0; k < 100000; k++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+        double d = ldexp(1.0 + (double)(r >> 12) / 4503599627370496.0, (int)(r % 180) - 90);
+        long double mid = ((long double)d + (long double)nextafter(d, INFINITY)) / 2;
+        int digits = 16 + (int)((r >> 8) % 4);
+        snprintf(text, sizeof text, "%.*Le", digits - 1, mid);
+        for (int nudge = -1; nudge <= 1; nudge++) {
+            char t2[64];
+            snprintf(t2, sizeof t2, "%s", text);
+            char *e = strchr(t2, 'e');
+            if (nudge && e) { /* the last mantissa digit moved by one, where it can be */
+                char *last = e - 1;
+                if ((nudge > 0 && *last == '9') || (nudge < 0 && *last == '0'))
+                    continue;
+                *last = (char)(*last + nudge);
+            }
+            double v, ref = strtod(t2, NULL);
+            cases++;
+            if (!slp_mps_parse_number(t2, strlen(t2), &v) || memcmp(&v, &ref, sizeof v)) {
+                if (bad++ == 0)
+                    fprintf(stderr, "first difference: '%s' read as %.17g, strtod %.17g\n", t2,
+                            v, ref);
+            }
+        }
+    }
+    CHECK(bad == 0, "%d of %d near-halfway numbers read other bits than strtod's", bad, cases);
 }
 
 int main(int argc, char **argv)
