@@ -331,7 +331,7 @@ static const double EXACT_POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6, 
                                        1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-#if LDBL_MANT_DIG == 64
+#if LDBL_MANT_DIG == 64 && (defined(__x86_64__) || defined(__i386__))
 /* Exact powers of ten as x87 long doubles (64-bit significand: 5^27 < 2^64). */
 static const long double EXACT_POW10_LD[28] = {
     1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,
@@ -351,8 +351,8 @@ static int extended_number(uint64_t mant, int exp10, double *out)
         return 0;
     long double m = (long double)mant, p = EXACT_POW10_LD[exp10 < 0 ? -exp10 : exp10];
     long double r = exp10 < 0 ? m / p : m * p;
-    int e2;
-    uint64_t significand = (uint64_t)ldexpl(frexpl(r, &e2), 64); /* exact: 64 bits */
+    uint64_t significand; /* the x87 format's first 8 bytes: the 64-bit significand */
+    memcpy(&significand, &r, sizeof significand);
     uint64_t below = significand & 0x7ff;
     if (below >= 0x3ff && below <= 0x401)
         return 0;
@@ -363,7 +363,7 @@ static int extended_number(uint64_t mant, int exp10, double *out)
 static int extended_number(uint64_t mant, int exp10, double *out)
 {
     (void)mant, (void)exp10, (void)out;
-    return 0; /* no 64-bit long double here: strtod */
+    return 0; /* no x87 long double here: strtod */
 }
 #endif
 

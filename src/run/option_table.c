@@ -71,6 +71,9 @@ static const slp_option_t TABLE[] = {
     /* method */
     {"presolve", NULL, SLP_OPT_BOOL, SOLVER(presolve), 0, 0, NULL, NULL, "method", NULL,
      "distributed presolve (docs/presolve.md)"},
+    {"curtis-reid", NULL, SLP_OPT_INT, SOLVER(curtis_reid_iters), 0, 1000, NULL, NULL, "method",
+     "N", "Curtis-Reid scaling sweeps (log-magnitudes' row and column means to 0) before the "
+     "geometric-mean passes (docs/algorithm.md section 2; 0: none)"},
     {"geo-scaling", NULL, SLP_OPT_INT, SOLVER(geo_iters), 0, 1000, NULL, NULL, "method", "N",
      "geometric-mean scaling passes before Ruiz (docs/algorithm.md section 2; 0: none)"},
     {"weight-ratio-limit", NULL, SLP_OPT_REAL, SOLVER(pid_ratio_limit), 1.0, BIG, NULL, NULL,

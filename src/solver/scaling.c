@@ -104,13 +104,21 @@ typedef struct {
     int parts;                /* parts of a sweep (slp_scale's argument) */
 } scaler_t;
 
-enum { STAT_MAX, STAT_MINMAX, STAT_SUM };
+/* STAT_LOGMEAN (Curtis-Reid): the sum of log|a~| and the count of a line's entries; the
+ * factor exp(mean) makes the line's mean log-magnitude 0, the block-coordinate step of
+ * min sum (log|a~_ij|)^2 (docs/algorithm.md section 2). */
+enum { STAT_MAX, STAT_MINMAX, STAT_SUM, STAT_LOGMEAN };
+
+/* Statistics that add up (over parts and ranks) rather than take maxima. */
+static inline int stat_adds(int kind) { return kind == STAT_SUM || kind == STAT_LOGMEAN; }
+/* Statistics kept as two numbers per line. */
+static inline int stat_pair(int kind) { return kind == STAT_MINMAX || kind == STAT_LOGMEAN; }
 
 /* Initial value of a statistic: -min starts at -inf (so that an empty line stays
  * recognisable after the max reduction), maxima and sums at 0. */
 static void stat_init(double *v, int kind, int64_t len)
 {
-    for (int64_t k = 0; k < len; k++)
+    for (int64_t k = 0; k < (stat_pair(kind) ? 2 * len : len); k++)
         v[k] = 0.0;
     if (kind == STAT_MINMAX)
         for (int64_t k = 0; k < len; k++)
@@ -122,6 +130,11 @@ static inline void stat_add(double *v, int kind, int64_t len, int64_t k, double 
 {
     if (kind == STAT_SUM) {
         v[k] += a;
+        return;
+    }
+    if (kind == STAT_LOGMEAN) {
+        v[k] += log(a);
+        v[len + k] += 1.0;
         return;
     }
     v[k] = a > v[k] ? a : v[k];
@@ -136,9 +149,11 @@ static inline double stat_term(double v, double power)
 
 /* The factor from a line's statistics: sqrt of the max, the sum, or max * min for
  * STAT_MINMAX (neg_min = -min); an argument below the floor (an empty line's among
- * them) gives 1. */
+ * them) gives 1. STAT_LOGMEAN: exp(sum / count) (second = count; an empty line 1). */
 static inline double factor_of(int kind, double stat, double neg_min)
 {
+    if (kind == STAT_LOGMEAN)
+        return neg_min > 0.0 ? exp(stat / neg_min) : 1.0;
     double arg = stat;
     if (kind == STAT_MINMAX)
         arg = stat > 0.0 ? stat * -neg_min : 0.0;
@@ -163,20 +178,24 @@ sweep_line(const slp_csr_t *L, double *inv_line, const double *inv_cross, int co
             mn = v < mn ? v : mn;
             if (kind == STAT_SUM)
                 sum += stat_term(v, line_power);
+            if (kind == STAT_LOGMEAN)
+                sum += log(v);
         }
         if (want_cross)
             stat_add(mine, kind, nc, j, kind == STAT_SUM ? stat_term(v, cross_power) : v);
     }
     if (!want_line)
         return;
-    double stat = kind == STAT_SUM ? sum : mx;
+    double stat = stat_adds(kind) ? sum : mx;
+    /* the pair's second number: -min, or the entry count */
+    double second = kind == STAT_LOGMEAN ? (double)(L->row_ptr[k + 1] - L->row_ptr[k]) : -mn;
     if (fold) { /* the line's own factor; no later line reads it */
-        inv_line[k] /= factor_of(kind, stat, -mn);
+        inv_line[k] /= factor_of(kind, stat, second);
         return;
     }
     line_out[k] = stat;
-    if (kind == STAT_MINMAX)
-        line_out[nl + k] = -mn;
+    if (stat_pair(kind))
+        line_out[nl + k] = second;
 }
 
 /* Lines [lo, hi) of part p of `parts`: OpenMP's static split of the lines. */
@@ -205,7 +224,7 @@ static void sweep(scaler_t *s, int kind, int want_line, double line_power, int w
     double *inv_line = cols ? s->inv_s : s->inv_r;
     const double *inv_cross = cols ? s->inv_r : s->inv_s;
     double *line_out = s->line_stat;
-    const int64_t width = kind == STAT_MINMAX ? 2 * L->cols : L->cols;
+    const int64_t width = stat_pair(kind) ? 2 * L->cols : L->cols;
     int parts = L->nnz >= SLP_SCALE_PAR_MIN ? s->parts : 1;
     int which = (kind * 2 + want_line) * 2 + want_cross;
 #pragma omp parallel for schedule(dynamic, 1) if (parts > 1)
@@ -220,6 +239,8 @@ static void sweep(scaler_t *s, int kind, int want_line, double line_power, int w
             case (STAT_MINMAX * 2 + 1) * 2 + 0: SWEEP_CASE(STAT_MINMAX, 1, 0, 1); break;
             case (STAT_MINMAX * 2 + 0) * 2 + 1: SWEEP_CASE(STAT_MINMAX, 0, 1, 1); break;
             case (STAT_MAX * 2 + 1) * 2 + 1: SWEEP_CASE(STAT_MAX, 1, 1, 1); break;
+            case (STAT_LOGMEAN * 2 + 1) * 2 + 0: SWEEP_CASE(STAT_LOGMEAN, 1, 0, 1); break;
+            case (STAT_LOGMEAN * 2 + 0) * 2 + 1: SWEEP_CASE(STAT_LOGMEAN, 0, 1, 1); break;
             default: SWEEP_CASE(STAT_SUM, 1, 1, 1); break;
             }
         } else {
@@ -227,6 +248,8 @@ static void sweep(scaler_t *s, int kind, int want_line, double line_power, int w
             case (STAT_MINMAX * 2 + 1) * 2 + 0: SWEEP_CASE(STAT_MINMAX, 1, 0, 0); break;
             case (STAT_MINMAX * 2 + 0) * 2 + 1: SWEEP_CASE(STAT_MINMAX, 0, 1, 0); break;
             case (STAT_MAX * 2 + 1) * 2 + 1: SWEEP_CASE(STAT_MAX, 1, 1, 0); break;
+            case (STAT_LOGMEAN * 2 + 1) * 2 + 0: SWEEP_CASE(STAT_LOGMEAN, 1, 0, 0); break;
+            case (STAT_LOGMEAN * 2 + 0) * 2 + 1: SWEEP_CASE(STAT_LOGMEAN, 0, 1, 0); break;
             default: SWEEP_CASE(STAT_SUM, 1, 1, 0); break;
             }
         }
@@ -237,7 +260,7 @@ static void sweep(scaler_t *s, int kind, int want_line, double line_power, int w
     for (int t = 1; t < parts; t++) {
         const double *other = s->priv + (size_t)t * (size_t)width;
         for (int64_t k = 0; k < width; k++)
-            s->cross_stat[k] = kind == STAT_SUM ? s->cross_stat[k] + other[k]
+            s->cross_stat[k] = stat_adds(kind) ? s->cross_stat[k] + other[k]
                                                 : (other[k] > s->cross_stat[k] ? other[k]
                                                                                : s->cross_stat[k]);
     }
@@ -249,8 +272,8 @@ static slp_err finish_side(scaler_t *s, int columns, int kind, double *stat)
 {
     int64_t len = columns ? s->n : s->m;
     double *inv = columns ? s->inv_s : s->inv_r;
-    int64_t count = kind == STAT_MINMAX ? 2 * len : len;
-    if (kind == STAT_SUM)
+    int64_t count = stat_pair(kind) ? 2 * len : len;
+    if (stat_adds(kind))
         SLP_CALL(columns ? slp_sum_over_col(s->grid, stat, count)
                          : slp_sum_over_row(s->grid, stat, count));
     else
@@ -258,7 +281,7 @@ static slp_err finish_side(scaler_t *s, int columns, int kind, double *stat)
                          : slp_max_over_row(s->grid, stat, count));
 #pragma omp parallel for if (len >= SLP_SCALE_PAR_MIN) schedule(static)
     for (int64_t k = 0; k < len; k++)
-        inv[k] /= factor_of(kind, stat[k], kind == STAT_MINMAX ? stat[len + k] : 0.0);
+        inv[k] /= factor_of(kind, stat[k], stat_pair(kind) ? stat[len + k] : 0.0);
     return SLP_OK;
 }
 
@@ -355,10 +378,15 @@ static slp_err bound_objective_rescaling(slp_grid_t *grid, slp_local_problem_t *
     return SLP_OK;
 }
 
-/* The passes in cuPDLPx's order (docs/algorithm.md section 2): geometric-mean
- * (rows, then the columns of the row-scaled matrix), Ruiz, Pock-Chambolle. */
+/* The passes in cuPDLPx's order (docs/algorithm.md section 2): Curtis-Reid sweeps when
+ * asked (rows, then columns; HPR-LP's first stage), geometric-mean (rows, then the
+ * columns of the row-scaled matrix), Ruiz, Pock-Chambolle. */
 static slp_err run_passes(scaler_t *s, const slp_settings_t *settings)
 {
+    for (int it = 0; it < settings->curtis_reid_iters; it++) {
+        SLP_CALL(scale_side(s, 0, STAT_LOGMEAN));
+        SLP_CALL(scale_side(s, 1, STAT_LOGMEAN));
+    }
     for (int it = 0; it < settings->geo_iters; it++) {
         SLP_CALL(scale_side(s, 0, STAT_MINMAX));
         SLP_CALL(scale_side(s, 1, STAT_MINMAX));

@@ -18,6 +18,7 @@ void slp_settings_default(slp_settings_t *s)
     s->time_limit = INFINITY; /* none, as in HiGHS */
     s->iter_limit = INT64_MAX;
     s->eval_freq = 0; /* automatic */
+    s->curtis_reid_iters = 0;
     s->geo_iters = 12;
     s->ruiz_iters = 10;
     s->pock_chambolle = 1;

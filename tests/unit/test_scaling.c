@@ -1,6 +1,7 @@
 /* Preconditioning and the step size against values worked out by hand
  * (docs/algorithm.md sections 2 and 3): Ruiz equilibration, Pock-Chambolle with
- * alpha = 1, geometric-mean passes, bound/objective rescaling, and the Lanczos estimate
+ * alpha = 1, geometric-mean passes, Curtis-Reid sweeps, bound/objective rescaling, and
+ * the Lanczos estimate
  * of sigma_max (also of a masked submatrix, as the step-size boost uses it). */
 #include <math.h>
 #include <stdlib.h>
@@ -282,8 +283,67 @@ static void test_parts_not_threads(void)
     CHECK(worst < 1e-12, "1 and 3 parts: column factors differ by %.3g", worst);
 }
 
+/* Curtis-Reid on magnitudes of rank one, |a_ij| = u_i v_j: the least-squares problem
+ * min sum (log|a_ij| - rho_i - gamma_j)^2 has the exact solution rho = log u, gamma =
+ * log v, every scaled entry of magnitude 1. Dense, one sweep gets there (the row sweep
+ * leaves v_j / geomean(v) in every row, the column sweep divides it out); with a sparse
+ * connected pattern the sweeps converge to it. Signs stay. */
+static void curtis_reid_case(const double *pattern, int sweeps, double tol)
+{
+    enum { M = 3, N = 4 };
+    const double u[M] = {1e-3, 7.0, 250.0}, v[N] = {0.5, 1e4, 3e-2, 9.0};
+    double a[M * N], c[N] = {1, 1, 1, 1}, lv[N] = {0}, uv[N], lc[M], uc[M];
+    for (int i = 0; i < M; i++) {
+        lc[i] = -INFINITY;
+        uc[i] = 1.0;
+        for (int j = 0; j < N; j++)
+            a[i * N + j] = pattern[i * N + j] * u[i] * v[j];
+    }
+    for (int j = 0; j < N; j++)
+        uv[j] = INFINITY;
+    slp_model_t *model = dense_model(M, N, a, c, lv, uv, lc, uc, 1);
+    slp_local_problem_t lp;
+    local_of(model, &lp);
+    slp_grid_t *grid = NULL;
+    slp_grid_create(1, 1, &grid);
+    slp_settings_t set;
+    slp_settings_default(&set);
+    set.curtis_reid_iters = sweeps;
+    set.geo_iters = set.ruiz_iters = set.pock_chambolle = 0;
+    set.bound_obj_rescaling = 0;
+    slp_scaling_t sc = {0};
+    CHECK(slp_scale(grid, &lp, &set, 1, NULL, &sc) == SLP_OK, "scale: %s", slp_error_message());
+    double worst = 0.0;
+    int signs = 1;
+    for (int64_t i = 0, k = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            if (a[i * N + j] == 0.0)
+                continue;
+            worst = fmax(worst, fabs(fabs(lp.A.val[k]) - 1.0));
+            signs &= (lp.A.val[k] > 0) == (a[i * N + j] > 0);
+            k++;
+        }
+    CHECK(worst <= tol && signs, "Curtis-Reid, %d sweeps: |a~| off 1 by %.3g (tol %g), signs %d",
+          sweeps, worst, tol, signs);
+    slp_scaling_free(&sc);
+    slp_local_problem_free(&lp);
+    slp_grid_destroy(&grid);
+    slp_model_destroy(&model);
+}
+
+static void test_curtis_reid(void)
+{
+    const double dense[] = {1, -1, 1, 1, -1, 1, 1, -1, 1, 1, -1, 1};
+    curtis_reid_case(dense, 1, 1e-13);
+    /* a connected sparse pattern (each row and column has an entry; the bipartite graph
+     * of rows and columns is connected) */
+    const double sparse[] = {1, -1, 0, 0, 0, 1, 1, 0, 0, 0, -1, 1};
+    curtis_reid_case(sparse, 200, 1e-9);
+}
+
 int main(void)
 {
+    test_curtis_reid();
     test_parts_not_threads();
     test_ruiz_diagonal();
     test_pock_chambolle();
