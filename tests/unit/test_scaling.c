@@ -29,6 +29,18 @@ static void local_of(const slp_model_t *model, slp_local_problem_t *lp)
           slp_error_message());
 }
 
+/* The 1x1-grid local problem of `model`, scaled with `set` cut into `parts`. */
+static void scale_local(const slp_model_t *model, const slp_settings_t *set, int parts,
+                        slp_local_problem_t *lp, slp_scaling_t *sc)
+{
+    local_of(model, lp);
+    slp_grid_t *grid = NULL;
+    slp_grid_create(1, 1, &grid);
+    *sc = (slp_scaling_t){0};
+    CHECK(slp_scale(grid, lp, set, parts, NULL, sc) == SLP_OK, "scale: %s", slp_error_message());
+    slp_grid_destroy(&grid);
+}
+
 /* Scale a 2x2 dense LP on a 1x1 grid (Ruiz and geometric-mean passes as given;
  * Pock-Chambolle off when geo_iters > 0, so that the geometric factors show alone). */
 static void scale_2x2_geo(const double *a, const double *c, const double *uc, int ruiz_iters,
@@ -36,18 +48,13 @@ static void scale_2x2_geo(const double *a, const double *c, const double *uc, in
 {
     double lv[] = {0, 0}, uv[] = {INFINITY, INFINITY}, lc[] = {-INFINITY, -INFINITY};
     slp_model_t *model = dense_model(2, 2, a, c, lv, uv, lc, uc, 1);
-    local_of(model, lp);
-    slp_grid_t *grid = NULL;
-    slp_grid_create(1, 1, &grid);
     slp_settings_t set;
     slp_settings_default(&set);
     set.ruiz_iters = ruiz_iters;
     set.geo_iters = geo_iters;
     if (geo_iters > 0)
         set.pock_chambolle = 0;
-    *sc = (slp_scaling_t){0};
-    CHECK(slp_scale(grid, lp, &set, 1, NULL, sc) == SLP_OK, "scale: %s", slp_error_message());
-    slp_grid_destroy(&grid);
+    scale_local(model, &set, 1, lp, sc);
     slp_model_destroy(&model);
 }
 
@@ -240,10 +247,6 @@ static void random_factors(int parts, int threads, double *drow, double *dcol)
         uc[i] = 1.0 + i % 5;
     }
     slp_model_t *model = dense_model(M, N, a, c, lv, uv, lc, uc, 1);
-    slp_local_problem_t lp;
-    local_of(model, &lp);
-    slp_grid_t *grid = NULL;
-    slp_grid_create(1, 1, &grid);
     slp_settings_t set;
     slp_settings_default(&set);
     set.geo_iters = 2;
@@ -253,14 +256,13 @@ static void random_factors(int parts, int threads, double *drow, double *dcol)
 #else
     (void)threads;
 #endif
-    slp_scaling_t sc = {0};
-    CHECK(slp_scale(grid, &lp, &set, parts, NULL, &sc) == SLP_OK, "scale: %s",
-          slp_error_message());
+    slp_local_problem_t lp;
+    slp_scaling_t sc;
+    scale_local(model, &set, parts, &lp, &sc);
     memcpy(drow, sc.drow, sizeof(double) * M);
     memcpy(dcol, sc.dcol, sizeof(double) * N);
     slp_scaling_free(&sc);
     slp_local_problem_free(&lp);
-    slp_grid_destroy(&grid);
     slp_model_destroy(&model);
     free(a);
 }
@@ -302,17 +304,14 @@ static void curtis_reid_case(const double *pattern, int sweeps, double tol)
     for (int j = 0; j < N; j++)
         uv[j] = INFINITY;
     slp_model_t *model = dense_model(M, N, a, c, lv, uv, lc, uc, 1);
-    slp_local_problem_t lp;
-    local_of(model, &lp);
-    slp_grid_t *grid = NULL;
-    slp_grid_create(1, 1, &grid);
     slp_settings_t set;
     slp_settings_default(&set);
     set.curtis_reid_iters = sweeps;
     set.geo_iters = set.ruiz_iters = set.pock_chambolle = 0;
     set.bound_obj_rescaling = 0;
-    slp_scaling_t sc = {0};
-    CHECK(slp_scale(grid, &lp, &set, 1, NULL, &sc) == SLP_OK, "scale: %s", slp_error_message());
+    slp_local_problem_t lp;
+    slp_scaling_t sc;
+    scale_local(model, &set, 1, &lp, &sc);
     double worst = 0.0;
     int signs = 1;
     for (int64_t i = 0, k = 0; i < M; i++)
@@ -327,7 +326,6 @@ static void curtis_reid_case(const double *pattern, int sweeps, double tol)
           sweeps, worst, tol, signs);
     slp_scaling_free(&sc);
     slp_local_problem_free(&lp);
-    slp_grid_destroy(&grid);
     slp_model_destroy(&model);
 }
 
