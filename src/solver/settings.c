@@ -18,8 +18,8 @@ void slp_settings_default(slp_settings_t *s)
     s->time_limit = INFINITY; /* none, as in HiGHS */
     s->iter_limit = INT64_MAX;
     s->eval_freq = 0; /* automatic */
-    s->curtis_reid_iters = 0;
-    s->geo_iters = 12;
+    s->curtis_reid_iters = 20; /* HPR-LP's first stage (docs/algorithm.md section 2) */
+    s->geo_iters = 0;
     s->ruiz_iters = 10;
     s->pock_chambolle = 1;
     s->pc_alpha = 1.0;

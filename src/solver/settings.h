@@ -27,8 +27,8 @@ typedef struct slp_settings {
     int eval_freq_late;  /* the interval from iteration eval_late_from on (resolved; 0: */
     int64_t eval_late_from; /* eval_freq throughout) */
 
-    int curtis_reid_iters; /* Curtis-Reid sweeps before the geometric mean (0) */
-    int geo_iters;       /* geometric-mean passes before Ruiz (12) */
+    int curtis_reid_iters; /* Curtis-Reid sweeps before the geometric mean (20) */
+    int geo_iters;       /* geometric-mean passes before Ruiz (0) */
     int ruiz_iters;      /* 10 */
     int pock_chambolle;  /* 1 */
     double pc_alpha;     /* 1.0 */

@@ -104,11 +104,11 @@ got=$(status_of "$TMP/cplex1.log")
 # 1e-8 optima once failed `check --tol 1e-6` (mas74/mas76: a 1e12 "upper bound"
 # whose reduced cost swamped the gap; pds-02, fiber, modglob: one coordinate; fit1d:
 # reduced costs judged against scaled bounds; khb05250: presolve's fixed values made
-# 1e-8 unreachable relative to the original ||b|| = 0 -- without the geometric-mean
-# passes and with checks every 200 from the start, the run on which it was found: the
+# 1e-8 unreachable relative to the original ||b|| = 0 -- without Curtis-Reid and the
+# geometric-mean passes and with checks every 200 from the start, the run on which it was found: the
 # default schedule reaches the 60 s limit on this variant, docs/algorithm.md section 3).
 for spec in miplib3/mas74 miplib3/mas76 kennington/pds-02 miplib3/fiber miplib3/modglob \
-            netlib/fit1d "miplib3/khb05250 --geo-scaling 0 --eval-freq 200"; do
+            netlib/fit1d "miplib3/khb05250 --curtis-reid 0 --geo-scaling 0 --eval-freq 200"; do
     lp=${spec%% *}; opts=; [ "$lp" != "$spec" ] && opts=${spec#* }
     name=$(basename "$lp")
     "$BIN" solve "$SHARED/lp/$lp.mps.gz" --relax --tol 1e-8 --time-limit 60 --threads 1 $opts \

@@ -41,8 +41,9 @@ static void scale_local(const slp_model_t *model, const slp_settings_t *set, int
     slp_grid_destroy(&grid);
 }
 
-/* Scale a 2x2 dense LP on a 1x1 grid (Ruiz and geometric-mean passes as given;
- * Pock-Chambolle off when geo_iters > 0, so that the geometric factors show alone). */
+/* Scale a 2x2 dense LP on a 1x1 grid (Ruiz and geometric-mean passes as given, no
+ * Curtis-Reid; Pock-Chambolle off when geo_iters > 0, so that the geometric factors show
+ * alone). */
 static void scale_2x2_geo(const double *a, const double *c, const double *uc, int ruiz_iters,
                           int geo_iters, slp_local_problem_t *lp, slp_scaling_t *sc)
 {
@@ -50,6 +51,7 @@ static void scale_2x2_geo(const double *a, const double *c, const double *uc, in
     slp_model_t *model = dense_model(2, 2, a, c, lv, uv, lc, uc, 1);
     slp_settings_t set;
     slp_settings_default(&set);
+    set.curtis_reid_iters = 0;
     set.ruiz_iters = ruiz_iters;
     set.geo_iters = geo_iters;
     if (geo_iters > 0)
