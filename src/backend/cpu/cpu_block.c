@@ -268,8 +268,10 @@ slp_err slp_cpu_block_create(slp_csr_t *a, slp_csr_t *at, slp_block_layout layou
         rc = copy_keep(&b->a, b->parts, opt, choice == SLP_BLOCK_ROWS);
     if (rc == SLP_OK && choice != SLP_BLOCK_ROWS)
         rc = copy_keep(&b->at, b->parts, opt, choice == SLP_BLOCK_COLS);
-    if (rc == SLP_OK && choice != SLP_BLOCK_BOTH && b->parts > 1)
-        rc = slp_alloc(&b->partial, (size_t)(b->parts - 1) * (size_t)scattered + 1, sizeof(double));
+    size_t partial_len = (size_t)(b->parts - 1) * (size_t)scattered;
+    if (rc == SLP_OK && choice != SLP_BLOCK_BOTH && b->parts > 1 &&
+        (rc = slp_alloc(&b->partial, partial_len + 1, sizeof(double))) == SLP_OK)
+        memset(b->partial, 0, partial_len * sizeof(double)); /* zero between products */
     if (rc != SLP_OK) {
         slp_cpu_block_destroy(b);
         return rc;
@@ -433,18 +435,25 @@ static void scatter(const slp_block_t *b, const block_copy_t *c, int form, const
         scatter_range(c, form, in, out, 0, c->csr.rows);
         return;
     }
+    /* The private accumulators are zero here (made so, and left so by the sum below,
+     * which reads them anyway: no pass of its own to clear them, which on one thread
+     * was most of what the parts cost against a single part, docs/threads.md). */
 #pragma omp parallel for schedule(dynamic, 1)
     for (int p = 0; p < b->parts; p++) {
         double *mine = p == 0 ? out : b->partial + (size_t)(p - 1) * (size_t)len;
-        memset(mine, 0, (size_t)len * sizeof(double));
+        if (p == 0)
+            memset(out, 0, (size_t)len * sizeof(double));
         scatter_range(c, form, in, mine, c->split[p * SLP_RANGES_PER_PART],
                       c->split[(p + 1) * SLP_RANGES_PER_PART]);
     }
 #pragma omp parallel for schedule(dynamic, 4096)
     for (int64_t i = 0; i < len; i++) {
         double s = out[i];
-        for (int p = 1; p < b->parts; p++)
-            s += b->partial[(size_t)(p - 1) * (size_t)len + (size_t)i];
+        for (int p = 1; p < b->parts; p++) {
+            double *acc = &b->partial[(size_t)(p - 1) * (size_t)len + (size_t)i];
+            s += *acc;
+            *acc = 0.0;
+        }
         out[i] = s;
     }
 }
