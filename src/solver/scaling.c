@@ -101,6 +101,7 @@ typedef struct {
     double *line_stat;        /* [2 lines] statistics of the lines (unless local_lines) */
     double *cross_stat;       /* [2 cross] statistics of the other side */
     double *priv;             /* [parts x 2 cross]: the scattered statistics of each part */
+    double *prev;             /* [m + n] the reciprocals before a Curtis-Reid sweep */
     int parts;                /* parts of a sweep (slp_scale's argument) */
 } scaler_t;
 
@@ -378,6 +379,24 @@ static slp_err bound_objective_rescaling(slp_grid_t *grid, slp_local_problem_t *
     return SLP_OK;
 }
 
+/* Whether the last sweep changed any factor on any rank, against the copy of the
+ * reciprocals in s->prev (then refreshed). A sweep that changed nothing leaves the
+ * next sweep the same input, so it and every later one would change nothing either:
+ * the Curtis-Reid sweeps stop there, bitwise as if all had run. On a matrix of +1 and
+ * -1 (mcf, transport, QAP) the first sweep is such a sweep: every log-magnitude is 0. */
+static slp_err factors_changed(scaler_t *s, int *changed)
+{
+    double local[1] = {memcmp(s->prev, s->inv_r, (size_t)s->m * sizeof(double)) != 0 ||
+                               memcmp(s->prev + s->m, s->inv_s, (size_t)s->n * sizeof(double)) != 0
+                           ? 1.0
+                           : 0.0};
+    memcpy(s->prev, s->inv_r, (size_t)s->m * sizeof(double));
+    memcpy(s->prev + s->m, s->inv_s, (size_t)s->n * sizeof(double));
+    SLP_CALL(slp_reduce_max(s->grid, local, 1));
+    *changed = local[0] > 0.0;
+    return SLP_OK;
+}
+
 /* The passes in cuPDLPx's order (docs/algorithm.md section 2): Curtis-Reid sweeps when
  * asked (rows, then columns; HPR-LP's first stage), geometric-mean (rows, then the
  * columns of the row-scaled matrix), Ruiz, Pock-Chambolle. */
@@ -386,6 +405,10 @@ static slp_err run_passes(scaler_t *s, const slp_settings_t *settings)
     for (int it = 0; it < settings->curtis_reid_iters; it++) {
         SLP_CALL(scale_side(s, 0, STAT_LOGMEAN));
         SLP_CALL(scale_side(s, 1, STAT_LOGMEAN));
+        int changed;
+        SLP_CALL(factors_changed(s, &changed));
+        if (!changed)
+            break;
     }
     for (int it = 0; it < settings->geo_iters; it++) {
         SLP_CALL(scale_side(s, 0, STAT_MINMAX));
@@ -411,11 +434,12 @@ slp_err slp_scale(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
     s.local_lines = s.lines_are_cols ? grid->R == 1 : grid->C == 1;
     int64_t nlines = s.lines_are_cols ? s.n : s.m, ncross = s.lines_are_cols ? s.m : s.n;
     slp_err rc = slp_csr_transpose(&lp->A, &at);
-    double **arrays[] = {&s.inv_r, &s.inv_s, &s.cross_stat, &s.priv, &s.line_stat};
+    double **arrays[] = {&s.inv_r, &s.inv_s, &s.cross_stat, &s.priv, &s.line_stat, &s.prev};
     size_t sizes[] = {(size_t)s.m, (size_t)s.n, 2 * (size_t)ncross,
                       2 * (size_t)ncross * (size_t)s.parts,
-                      s.local_lines ? 0 : 2 * (size_t)nlines};
-    for (int k = 0; rc == SLP_OK && k < 5; k++)
+                      s.local_lines ? 0 : 2 * (size_t)nlines,
+                      settings->curtis_reid_iters > 0 ? (size_t)(s.m + s.n) : 0};
+    for (int k = 0; rc == SLP_OK && k < 6; k++)
         rc = slp_alloc(arrays[k], sizes[k] + 1, sizeof(double));
     rc = slp_comm_agree(grid->world, rc); /* before the passes' collectives */
     if (rc == SLP_OK) {
@@ -423,6 +447,10 @@ slp_err slp_scale(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
             s.inv_r[i] = 1.0;
         for (int64_t j = 0; j < s.n; j++)
             s.inv_s[j] = 1.0;
+        if (settings->curtis_reid_iters > 0) {
+            memcpy(s.prev, s.inv_r, (size_t)s.m * sizeof(double));
+            memcpy(s.prev + s.m, s.inv_s, (size_t)s.n * sizeof(double));
+        }
         rc = run_passes(&s, settings);
     }
     if (rc == SLP_OK) {
@@ -435,6 +463,7 @@ slp_err slp_scale(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
     free(s.line_stat);
     free(s.cross_stat);
     free(s.priv);
+    free(s.prev);
     if (rc == SLP_OK && at_out)
         *at_out = at;
     else

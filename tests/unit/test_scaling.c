@@ -341,9 +341,46 @@ static void test_curtis_reid(void)
     curtis_reid_case(sparse, 200, 1e-9);
 }
 
+/* A matrix of +1 and -1: every log-magnitude is 0, so the first Curtis-Reid sweep
+ * leaves every factor exactly 1, the sweeps stop there (scaling.c, factors_changed),
+ * and the matrix keeps its bits. */
+static void test_curtis_reid_units(void)
+{
+    enum { M = 3, N = 4 };
+    double a[M * N] = {1, -1, 0, 1, 0, 1, 1, 0, -1, 0, -1, 1};
+    double c[N] = {1, 2, 3, 4}, lv[N] = {0}, uv[N], lc[M], uc[M];
+    for (int j = 0; j < N; j++)
+        uv[j] = INFINITY;
+    for (int i = 0; i < M; i++) {
+        lc[i] = -INFINITY;
+        uc[i] = 1.0;
+    }
+    slp_model_t *model = dense_model(M, N, a, c, lv, uv, lc, uc, 1);
+    slp_settings_t set;
+    slp_settings_default(&set);
+    set.curtis_reid_iters = 20;
+    set.geo_iters = set.ruiz_iters = set.pock_chambolle = 0;
+    set.bound_obj_rescaling = 0;
+    slp_local_problem_t lp;
+    slp_scaling_t sc;
+    scale_local(model, &set, 1, &lp, &sc);
+    int ones = 1;
+    for (int i = 0; i < M; i++)
+        ones &= sc.drow[i] == 1.0;
+    for (int j = 0; j < N; j++)
+        ones &= sc.dcol[j] == 1.0;
+    for (int64_t k = 0; k < lp.A.nnz; k++)
+        ones &= fabs(lp.A.val[k]) == 1.0;
+    CHECK(ones, "Curtis-Reid on +-1: factors and entries not exactly 1");
+    slp_scaling_free(&sc);
+    slp_local_problem_free(&lp);
+    slp_model_destroy(&model);
+}
+
 int main(void)
 {
     test_curtis_reid();
+    test_curtis_reid_units();
     test_parts_not_threads();
     test_ruiz_diagonal();
     test_pock_chambolle();
