@@ -287,6 +287,19 @@ static void test_parts_not_threads(void)
     CHECK(worst < 1e-12, "1 and 3 parts: column factors differ by %.3g", worst);
 }
 
+/* Scale a model on a 1x1 grid with Curtis-Reid sweeps alone (no other pass, no
+ * bound/objective rescaling). */
+static void scale_curtis_reid_only(slp_model_t *model, int sweeps, slp_local_problem_t *lp,
+                                   slp_scaling_t *sc)
+{
+    slp_settings_t set;
+    slp_settings_default(&set);
+    set.curtis_reid_iters = sweeps;
+    set.geo_iters = set.ruiz_iters = set.pock_chambolle = 0;
+    set.bound_obj_rescaling = 0;
+    scale_local(model, &set, 1, lp, sc);
+}
+
 /* Curtis-Reid on magnitudes of rank one, |a_ij| = u_i v_j: the least-squares problem
  * min sum (log|a_ij| - rho_i - gamma_j)^2 has the exact solution rho = log u, gamma =
  * log v, every scaled entry of magnitude 1. Dense, one sweep gets there (the row sweep
@@ -306,14 +319,9 @@ static void curtis_reid_case(const double *pattern, int sweeps, double tol)
     for (int j = 0; j < N; j++)
         uv[j] = INFINITY;
     slp_model_t *model = dense_model(M, N, a, c, lv, uv, lc, uc, 1);
-    slp_settings_t set;
-    slp_settings_default(&set);
-    set.curtis_reid_iters = sweeps;
-    set.geo_iters = set.ruiz_iters = set.pock_chambolle = 0;
-    set.bound_obj_rescaling = 0;
     slp_local_problem_t lp;
     slp_scaling_t sc;
-    scale_local(model, &set, 1, &lp, &sc);
+    scale_curtis_reid_only(model, sweeps, &lp, &sc);
     double worst = 0.0;
     int signs = 1;
     for (int64_t i = 0, k = 0; i < M; i++)
@@ -356,14 +364,9 @@ static void test_curtis_reid_units(void)
         uc[i] = 1.0;
     }
     slp_model_t *model = dense_model(M, N, a, c, lv, uv, lc, uc, 1);
-    slp_settings_t set;
-    slp_settings_default(&set);
-    set.curtis_reid_iters = 20;
-    set.geo_iters = set.ruiz_iters = set.pock_chambolle = 0;
-    set.bound_obj_rescaling = 0;
     slp_local_problem_t lp;
     slp_scaling_t sc;
-    scale_local(model, &set, 1, &lp, &sc);
+    scale_curtis_reid_only(model, 20, &lp, &sc);
     int ones = 1;
     for (int i = 0; i < M; i++)
         ones &= sc.drow[i] == 1.0;
