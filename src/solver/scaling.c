@@ -101,19 +101,16 @@ typedef struct {
     double *line_stat;        /* [2 lines] statistics of the lines (unless local_lines) */
     double *cross_stat;       /* [2 cross] statistics of the other side */
     double *priv;             /* [parts x 2 cross]: the scattered statistics of each part */
-    double *prev;             /* [m + n] the reciprocals before a Curtis-Reid sweep */
+    double *cr_logs;          /* [m + n] Curtis-Reid: the logs of the row, then column factors */
     int parts;                /* parts of a sweep (slp_scale's argument) */
 } scaler_t;
 
-/* STAT_LOGMEAN (Curtis-Reid): the sum of log|a~| and the count of a line's entries; the
- * factor exp(mean) makes the line's mean log-magnitude 0, the block-coordinate step of
- * min sum (log|a~_ij|)^2 (docs/algorithm.md section 2). */
-enum { STAT_MAX, STAT_MINMAX, STAT_SUM, STAT_LOGMEAN };
+enum { STAT_MAX, STAT_MINMAX, STAT_SUM };
 
 /* Statistics that add up (over parts and ranks) rather than take maxima. */
-static inline int stat_adds(int kind) { return kind == STAT_SUM || kind == STAT_LOGMEAN; }
+static inline int stat_adds(int kind) { return kind == STAT_SUM; }
 /* Statistics kept as two numbers per line. */
-static inline int stat_pair(int kind) { return kind == STAT_MINMAX || kind == STAT_LOGMEAN; }
+static inline int stat_pair(int kind) { return kind == STAT_MINMAX; }
 
 /* Initial value of a statistic: -min starts at -inf (so that an empty line stays
  * recognisable after the max reduction), maxima and sums at 0. */
@@ -133,11 +130,6 @@ static inline void stat_add(double *v, int kind, int64_t len, int64_t k, double 
         v[k] += a;
         return;
     }
-    if (kind == STAT_LOGMEAN) {
-        v[k] += log(a);
-        v[len + k] += 1.0;
-        return;
-    }
     v[k] = a > v[k] ? a : v[k];
     if (kind == STAT_MINMAX)
         v[len + k] = -a > v[len + k] ? -a : v[len + k];
@@ -150,11 +142,9 @@ static inline double stat_term(double v, double power)
 
 /* The factor from a line's statistics: sqrt of the max, the sum, or max * min for
  * STAT_MINMAX (neg_min = -min); an argument below the floor (an empty line's among
- * them) gives 1. STAT_LOGMEAN: exp(sum / count) (second = count; an empty line 1). */
+ * them) gives 1. */
 static inline double factor_of(int kind, double stat, double neg_min)
 {
-    if (kind == STAT_LOGMEAN)
-        return neg_min > 0.0 ? exp(stat / neg_min) : 1.0;
     double arg = stat;
     if (kind == STAT_MINMAX)
         arg = stat > 0.0 ? stat * -neg_min : 0.0;
@@ -179,8 +169,6 @@ sweep_line(const slp_csr_t *L, double *inv_line, const double *inv_cross, int co
             mn = v < mn ? v : mn;
             if (kind == STAT_SUM)
                 sum += stat_term(v, line_power);
-            if (kind == STAT_LOGMEAN)
-                sum += log(v);
         }
         if (want_cross)
             stat_add(mine, kind, nc, j, kind == STAT_SUM ? stat_term(v, cross_power) : v);
@@ -188,8 +176,7 @@ sweep_line(const slp_csr_t *L, double *inv_line, const double *inv_cross, int co
     if (!want_line)
         return;
     double stat = stat_adds(kind) ? sum : mx;
-    /* the pair's second number: -min, or the entry count */
-    double second = kind == STAT_LOGMEAN ? (double)(L->row_ptr[k + 1] - L->row_ptr[k]) : -mn;
+    double second = -mn; /* the pair's second number */
     if (fold) { /* the line's own factor; no later line reads it */
         inv_line[k] /= factor_of(kind, stat, second);
         return;
@@ -240,8 +227,6 @@ static void sweep(scaler_t *s, int kind, int want_line, double line_power, int w
             case (STAT_MINMAX * 2 + 1) * 2 + 0: SWEEP_CASE(STAT_MINMAX, 1, 0, 1); break;
             case (STAT_MINMAX * 2 + 0) * 2 + 1: SWEEP_CASE(STAT_MINMAX, 0, 1, 1); break;
             case (STAT_MAX * 2 + 1) * 2 + 1: SWEEP_CASE(STAT_MAX, 1, 1, 1); break;
-            case (STAT_LOGMEAN * 2 + 1) * 2 + 0: SWEEP_CASE(STAT_LOGMEAN, 1, 0, 1); break;
-            case (STAT_LOGMEAN * 2 + 0) * 2 + 1: SWEEP_CASE(STAT_LOGMEAN, 0, 1, 1); break;
             default: SWEEP_CASE(STAT_SUM, 1, 1, 1); break;
             }
         } else {
@@ -249,8 +234,6 @@ static void sweep(scaler_t *s, int kind, int want_line, double line_power, int w
             case (STAT_MINMAX * 2 + 1) * 2 + 0: SWEEP_CASE(STAT_MINMAX, 1, 0, 0); break;
             case (STAT_MINMAX * 2 + 0) * 2 + 1: SWEEP_CASE(STAT_MINMAX, 0, 1, 0); break;
             case (STAT_MAX * 2 + 1) * 2 + 1: SWEEP_CASE(STAT_MAX, 1, 1, 0); break;
-            case (STAT_LOGMEAN * 2 + 1) * 2 + 0: SWEEP_CASE(STAT_LOGMEAN, 1, 0, 0); break;
-            case (STAT_LOGMEAN * 2 + 0) * 2 + 1: SWEEP_CASE(STAT_LOGMEAN, 0, 1, 0); break;
             default: SWEEP_CASE(STAT_SUM, 1, 1, 0); break;
             }
         }
@@ -379,21 +362,162 @@ static slp_err bound_objective_rescaling(slp_grid_t *grid, slp_local_problem_t *
     return SLP_OK;
 }
 
-/* Whether the last sweep changed any factor on any rank, against the copy of the
- * reciprocals in s->prev (then refreshed). A sweep that changed nothing leaves the
- * next sweep the same input, so it and every later one would change nothing either:
- * the Curtis-Reid sweeps stop there, bitwise as if all had run. On a matrix of +1 and
- * -1 (mcf, transport, QAP) the first sweep is such a sweep: every log-magnitude is 0. */
-static slp_err factors_changed(scaler_t *s, int *changed)
+/* Sum a side's per-line values over the ranks that share its lines (rows over the grid
+ * row, columns over the grid column). */
+static slp_err sum_side(scaler_t *s, int columns, double *v, int64_t len)
 {
-    double local[1] = {memcmp(s->prev, s->inv_r, (size_t)s->m * sizeof(double)) != 0 ||
-                               memcmp(s->prev + s->m, s->inv_s, (size_t)s->n * sizeof(double)) != 0
-                           ? 1.0
-                           : 0.0};
-    memcpy(s->prev, s->inv_r, (size_t)s->m * sizeof(double));
-    memcpy(s->prev + s->m, s->inv_s, (size_t)s->n * sizeof(double));
-    SLP_CALL(slp_reduce_max(s->grid, local, 1));
-    *changed = local[0] > 0.0;
+    return columns ? slp_sum_over_col(s->grid, v, len) : slp_sum_over_row(s->grid, v, len);
+}
+
+/* Curtis-Reid in log space (docs/algorithm.md section 2). With rho_i and gamma_j the logs
+ * of the row and column factors, the row step sets rho_i to the mean over row i's
+ * entries of log|a_ij| - gamma_j, i.e. (SL_i - G_i) / n_i, where SL_i (the row's sum of
+ * log|a_ij|) and n_i (its entries) are computed once and G_i is the row's sum of
+ * gamma_j; the column step likewise with the new rho. So the logarithms are taken
+ * once, and a sweep is two passes of additions over the streamed copy: a gather for
+ * the lines' side, a scatter (per part, added in part order) for the other. The
+ * cross side's sums and counts live in cross_stat, its scattered sums in priv. */
+typedef struct {
+    double *line_log, *cross_log; /* rho or gamma of each side (into s->cr_logs) */
+    double *line_sl;              /* [lines] SL; [3 lines] when lines are shared: SL | count | G */
+    double *line_cnt, *line_sum;  /* into line_sl when lines are shared, else NULL */
+    double *cross_sl, *cross_cnt; /* cross_stat's halves */
+} cr_t;
+
+static slp_err cr_setup(scaler_t *s, cr_t *c)
+{
+    const slp_csr_t *L = s->lines;
+    const int64_t nl = L->rows, nc = L->cols;
+    int parts = L->nnz >= SLP_SCALE_PAR_MIN ? s->parts : 1;
+    c->line_log = s->cr_logs + (s->lines_are_cols ? s->m : 0);
+    c->cross_log = s->cr_logs + (s->lines_are_cols ? 0 : s->m);
+    c->cross_sl = s->cross_stat;
+    c->cross_cnt = s->cross_stat + nc;
+    c->line_cnt = s->local_lines ? NULL : c->line_sl + nl;
+    c->line_sum = s->local_lines ? NULL : c->line_sl + 2 * nl;
+    for (int64_t k = 0; k < nl + nc; k++)
+        s->cr_logs[k] = 0.0;
+#pragma omp parallel for schedule(dynamic, 1) if (parts > 1)
+    for (int p = 0; p < parts; p++) {
+        int64_t lo, hi;
+        part_lines(nl, parts, p, &lo, &hi);
+        double *mine = s->priv + (size_t)p * 2 * (size_t)nc;
+        memset(mine, 0, 2 * (size_t)nc * sizeof(double));
+        for (int64_t k = lo; k < hi; k++) {
+            double sum = 0.0;
+            for (int64_t e = L->row_ptr[k]; e < L->row_ptr[k + 1]; e++) {
+                double l = log(fabs(L->val[e]));
+                sum += l;
+                mine[L->col_idx[e]] += l;
+                mine[nc + L->col_idx[e]] += 1.0;
+            }
+            c->line_sl[k] = sum;
+            if (c->line_cnt)
+                c->line_cnt[k] = (double)(L->row_ptr[k + 1] - L->row_ptr[k]);
+        }
+    }
+    memcpy(s->cross_stat, s->priv, 2 * (size_t)nc * sizeof(double));
+    for (int p = 1; p < parts; p++)
+        for (int64_t j = 0; j < 2 * nc; j++)
+            s->cross_stat[j] += s->priv[(size_t)p * 2 * (size_t)nc + (size_t)j];
+    SLP_CALL(sum_side(s, !s->lines_are_cols, s->cross_stat, 2 * nc));
+    if (c->line_cnt)
+        SLP_CALL(sum_side(s, s->lines_are_cols, c->line_sl, 2 * nl));
+    return SLP_OK;
+}
+
+/* The new log of one line or column: (SL - sum) / count, 0 for an empty one; counts
+ * a change in *changed. */
+static inline double cr_step(double sl, double sum, double count, double old, int *changed)
+{
+    double v = count > 0.0 ? (sl - sum) / count : 0.0;
+    *changed |= v != old;
+    return v;
+}
+
+/* The step of the lines' side: a gather of the other side's logs per line. */
+static slp_err cr_lines(scaler_t *s, cr_t *c, int *changed)
+{
+    const slp_csr_t *L = s->lines;
+    const int64_t nl = L->rows;
+    int moved = 0;
+#pragma omp parallel for if (L->nnz >= SLP_SCALE_PAR_MIN) schedule(static) reduction(| : moved)
+    for (int64_t k = 0; k < nl; k++) {
+        double g = 0.0;
+        for (int64_t e = L->row_ptr[k]; e < L->row_ptr[k + 1]; e++)
+            g += c->cross_log[L->col_idx[e]];
+        if (c->line_sum)
+            c->line_sum[k] = g;
+        else
+            c->line_log[k] = cr_step(c->line_sl[k], g, (double)(L->row_ptr[k + 1] - L->row_ptr[k]),
+                                     c->line_log[k], &moved);
+    }
+    if (c->line_sum) {
+        SLP_CALL(sum_side(s, s->lines_are_cols, c->line_sum, nl));
+        for (int64_t k = 0; k < nl; k++)
+            c->line_log[k] = cr_step(c->line_sl[k], c->line_sum[k], c->line_cnt[k], c->line_log[k],
+                                     &moved);
+    }
+    *changed |= moved;
+    return SLP_OK;
+}
+
+/* The step of the other side: the lines' logs scattered per part, added in part order. */
+static slp_err cr_cross(scaler_t *s, cr_t *c, int *changed)
+{
+    const slp_csr_t *L = s->lines;
+    const int64_t nl = L->rows, nc = L->cols;
+    int parts = L->nnz >= SLP_SCALE_PAR_MIN ? s->parts : 1;
+#pragma omp parallel for schedule(dynamic, 1) if (parts > 1)
+    for (int p = 0; p < parts; p++) {
+        int64_t lo, hi;
+        part_lines(nl, parts, p, &lo, &hi);
+        double *mine = s->priv + (size_t)p * (size_t)nc;
+        memset(mine, 0, (size_t)nc * sizeof(double));
+        for (int64_t k = lo; k < hi; k++)
+            for (int64_t e = L->row_ptr[k]; e < L->row_ptr[k + 1]; e++)
+                mine[L->col_idx[e]] += c->line_log[k];
+    }
+    for (int p = 1; p < parts; p++)
+        for (int64_t j = 0; j < nc; j++)
+            s->priv[j] += s->priv[(size_t)p * (size_t)nc + (size_t)j];
+    SLP_CALL(sum_side(s, !s->lines_are_cols, s->priv, nc));
+    int moved = 0;
+    for (int64_t j = 0; j < nc; j++)
+        c->cross_log[j] = cr_step(c->cross_sl[j], s->priv[j], c->cross_cnt[j], c->cross_log[j], &moved);
+    *changed |= moved;
+    return SLP_OK;
+}
+
+/* `sweeps` Curtis-Reid sweeps (rows, then columns), stopping at a sweep that changes no
+ * log on any rank (every later one would repeat it: on a matrix of +1 and -1 the first
+ * sweep, every log-magnitude being 0); then the factors into the reciprocals. */
+static slp_err curtis_reid(scaler_t *s, int sweeps)
+{
+    cr_t c;
+    const int64_t nl = s->lines->rows;
+    slp_err rc = slp_alloc(&c.line_sl, (size_t)(s->local_lines ? nl : 3 * nl) + 1, sizeof(double));
+    rc = slp_comm_agree(s->grid->world, rc); /* before cr_setup's collectives */
+    if (rc == SLP_OK)
+        rc = cr_setup(s, &c);
+    for (int it = 0; rc == SLP_OK && it < sweeps; it++) {
+        int changed = 0;
+        rc = s->lines_are_cols ? cr_cross(s, &c, &changed) : cr_lines(s, &c, &changed);
+        if (rc == SLP_OK)
+            rc = s->lines_are_cols ? cr_lines(s, &c, &changed) : cr_cross(s, &c, &changed);
+        double any[1] = {changed ? 1.0 : 0.0};
+        if (rc == SLP_OK)
+            rc = slp_reduce_max(s->grid, any, 1);
+        if (rc == SLP_OK && any[0] == 0.0)
+            break;
+    }
+    free(c.line_sl);
+    if (rc != SLP_OK)
+        return rc;
+    for (int64_t i = 0; i < s->m; i++)
+        s->inv_r[i] *= exp(-s->cr_logs[i]);
+    for (int64_t j = 0; j < s->n; j++)
+        s->inv_s[j] *= exp(-s->cr_logs[s->m + j]);
     return SLP_OK;
 }
 
@@ -402,14 +526,8 @@ static slp_err factors_changed(scaler_t *s, int *changed)
  * columns of the row-scaled matrix), Ruiz, Pock-Chambolle. */
 static slp_err run_passes(scaler_t *s, const slp_settings_t *settings)
 {
-    for (int it = 0; it < settings->curtis_reid_iters; it++) {
-        SLP_CALL(scale_side(s, 0, STAT_LOGMEAN));
-        SLP_CALL(scale_side(s, 1, STAT_LOGMEAN));
-        int changed;
-        SLP_CALL(factors_changed(s, &changed));
-        if (!changed)
-            break;
-    }
+    if (settings->curtis_reid_iters > 0)
+        SLP_CALL(curtis_reid(s, settings->curtis_reid_iters));
     for (int it = 0; it < settings->geo_iters; it++) {
         SLP_CALL(scale_side(s, 0, STAT_MINMAX));
         SLP_CALL(scale_side(s, 1, STAT_MINMAX));
@@ -434,7 +552,7 @@ slp_err slp_scale(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
     s.local_lines = s.lines_are_cols ? grid->R == 1 : grid->C == 1;
     int64_t nlines = s.lines_are_cols ? s.n : s.m, ncross = s.lines_are_cols ? s.m : s.n;
     slp_err rc = slp_csr_transpose(&lp->A, &at);
-    double **arrays[] = {&s.inv_r, &s.inv_s, &s.cross_stat, &s.priv, &s.line_stat, &s.prev};
+    double **arrays[] = {&s.inv_r, &s.inv_s, &s.cross_stat, &s.priv, &s.line_stat, &s.cr_logs};
     size_t sizes[] = {(size_t)s.m, (size_t)s.n, 2 * (size_t)ncross,
                       2 * (size_t)ncross * (size_t)s.parts,
                       s.local_lines ? 0 : 2 * (size_t)nlines,
@@ -447,10 +565,6 @@ slp_err slp_scale(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
             s.inv_r[i] = 1.0;
         for (int64_t j = 0; j < s.n; j++)
             s.inv_s[j] = 1.0;
-        if (settings->curtis_reid_iters > 0) {
-            memcpy(s.prev, s.inv_r, (size_t)s.m * sizeof(double));
-            memcpy(s.prev + s.m, s.inv_s, (size_t)s.n * sizeof(double));
-        }
         rc = run_passes(&s, settings);
     }
     if (rc == SLP_OK) {
@@ -463,7 +577,7 @@ slp_err slp_scale(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
     free(s.line_stat);
     free(s.cross_stat);
     free(s.priv);
-    free(s.prev);
+    free(s.cr_logs);
     if (rc == SLP_OK && at_out)
         *at_out = at;
     else
