@@ -436,8 +436,8 @@ static void scatter(const slp_block_t *b, const block_copy_t *c, int form, const
         return;
     }
     /* The private accumulators are zero here (made so, and left so by the sum below,
-     * which reads them anyway: no pass of its own to clear them, which on one thread
-     * was most of what the parts cost against a single part, docs/threads.md). */
+     * which reads them anyway): no pass of its own clears them, about half of what the
+     * parts cost on one thread against a single part (docs/threads.md). */
 #pragma omp parallel for schedule(dynamic, 1)
     for (int p = 0; p < b->parts; p++) {
         double *mine = p == 0 ? out : b->partial + (size_t)(p - 1) * (size_t)len;
