@@ -107,16 +107,11 @@ typedef struct {
 
 enum { STAT_MAX, STAT_MINMAX, STAT_SUM };
 
-/* Statistics that add up (over parts and ranks) rather than take maxima. */
-static inline int stat_adds(int kind) { return kind == STAT_SUM; }
-/* Statistics kept as two numbers per line. */
-static inline int stat_pair(int kind) { return kind == STAT_MINMAX; }
-
 /* Initial value of a statistic: -min starts at -inf (so that an empty line stays
  * recognisable after the max reduction), maxima and sums at 0. */
 static void stat_init(double *v, int kind, int64_t len)
 {
-    for (int64_t k = 0; k < (stat_pair(kind) ? 2 * len : len); k++)
+    for (int64_t k = 0; k < len; k++)
         v[k] = 0.0;
     if (kind == STAT_MINMAX)
         for (int64_t k = 0; k < len; k++)
@@ -175,15 +170,14 @@ sweep_line(const slp_csr_t *L, double *inv_line, const double *inv_cross, int co
     }
     if (!want_line)
         return;
-    double stat = stat_adds(kind) ? sum : mx;
-    double second = -mn; /* the pair's second number */
+    double stat = kind == STAT_SUM ? sum : mx;
     if (fold) { /* the line's own factor; no later line reads it */
-        inv_line[k] /= factor_of(kind, stat, second);
+        inv_line[k] /= factor_of(kind, stat, -mn);
         return;
     }
     line_out[k] = stat;
-    if (stat_pair(kind))
-        line_out[nl + k] = second;
+    if (kind == STAT_MINMAX)
+        line_out[nl + k] = -mn;
 }
 
 /* Lines [lo, hi) of part p of `parts`: OpenMP's static split of the lines. */
@@ -212,7 +206,7 @@ static void sweep(scaler_t *s, int kind, int want_line, double line_power, int w
     double *inv_line = cols ? s->inv_s : s->inv_r;
     const double *inv_cross = cols ? s->inv_r : s->inv_s;
     double *line_out = s->line_stat;
-    const int64_t width = stat_pair(kind) ? 2 * L->cols : L->cols;
+    const int64_t width = kind == STAT_MINMAX ? 2 * L->cols : L->cols;
     int parts = L->nnz >= SLP_SCALE_PAR_MIN ? s->parts : 1;
     int which = (kind * 2 + want_line) * 2 + want_cross;
 #pragma omp parallel for schedule(dynamic, 1) if (parts > 1)
@@ -244,10 +238,17 @@ static void sweep(scaler_t *s, int kind, int want_line, double line_power, int w
     for (int t = 1; t < parts; t++) {
         const double *other = s->priv + (size_t)t * (size_t)width;
         for (int64_t k = 0; k < width; k++)
-            s->cross_stat[k] = stat_adds(kind) ? s->cross_stat[k] + other[k]
+            s->cross_stat[k] = kind == STAT_SUM ? s->cross_stat[k] + other[k]
                                                 : (other[k] > s->cross_stat[k] ? other[k]
                                                                                : s->cross_stat[k]);
     }
+}
+
+/* Sum a side's per-line values over the ranks that share its lines (rows over the grid
+ * row, columns over the grid column). */
+static slp_err sum_side(scaler_t *s, int columns, double *v, int64_t len)
+{
+    return columns ? slp_sum_over_col(s->grid, v, len) : slp_sum_over_row(s->grid, v, len);
 }
 
 /* Reduce one side's statistics over the grid (rows over row_comm, columns over
@@ -256,16 +257,15 @@ static slp_err finish_side(scaler_t *s, int columns, int kind, double *stat)
 {
     int64_t len = columns ? s->n : s->m;
     double *inv = columns ? s->inv_s : s->inv_r;
-    int64_t count = stat_pair(kind) ? 2 * len : len;
-    if (stat_adds(kind))
-        SLP_CALL(columns ? slp_sum_over_col(s->grid, stat, count)
-                         : slp_sum_over_row(s->grid, stat, count));
+    int64_t count = kind == STAT_MINMAX ? 2 * len : len;
+    if (kind == STAT_SUM)
+        SLP_CALL(sum_side(s, columns, stat, count));
     else
         SLP_CALL(columns ? slp_max_over_col(s->grid, stat, count)
                          : slp_max_over_row(s->grid, stat, count));
 #pragma omp parallel for if (len >= SLP_SCALE_PAR_MIN) schedule(static)
     for (int64_t k = 0; k < len; k++)
-        inv[k] /= factor_of(kind, stat[k], stat_pair(kind) ? stat[len + k] : 0.0);
+        inv[k] /= factor_of(kind, stat[k], kind == STAT_MINMAX ? stat[len + k] : 0.0);
     return SLP_OK;
 }
 
@@ -362,13 +362,6 @@ static slp_err bound_objective_rescaling(slp_grid_t *grid, slp_local_problem_t *
     return SLP_OK;
 }
 
-/* Sum a side's per-line values over the ranks that share its lines (rows over the grid
- * row, columns over the grid column). */
-static slp_err sum_side(scaler_t *s, int columns, double *v, int64_t len)
-{
-    return columns ? slp_sum_over_col(s->grid, v, len) : slp_sum_over_row(s->grid, v, len);
-}
-
 /* Curtis-Reid in log space (docs/algorithm.md section 2). With rho_i and gamma_j the logs
  * of the row and column factors, the row step sets rho_i to the mean over row i's
  * entries of log|a_ij| - gamma_j, i.e. (SL_i - G_i) / n_i, where SL_i (the row's sum of
@@ -383,6 +376,15 @@ typedef struct {
     double *line_cnt, *line_sum;  /* into line_sl when lines are shared, else NULL */
     double *cross_sl, *cross_cnt; /* cross_stat's halves */
 } cr_t;
+
+/* priv's `parts` consecutive parts of `width` added into part 0 in part order: the
+ * sums depend on the part count, not on the threads that computed the parts. */
+static void add_parts(double *priv, int parts, int64_t width)
+{
+    for (int p = 1; p < parts; p++)
+        for (int64_t j = 0; j < width; j++)
+            priv[j] += priv[(size_t)p * (size_t)width + (size_t)j];
+}
 
 static slp_err cr_setup(scaler_t *s, cr_t *c)
 {
@@ -416,10 +418,8 @@ static slp_err cr_setup(scaler_t *s, cr_t *c)
                 c->line_cnt[k] = (double)(L->row_ptr[k + 1] - L->row_ptr[k]);
         }
     }
+    add_parts(s->priv, parts, 2 * nc);
     memcpy(s->cross_stat, s->priv, 2 * (size_t)nc * sizeof(double));
-    for (int p = 1; p < parts; p++)
-        for (int64_t j = 0; j < 2 * nc; j++)
-            s->cross_stat[j] += s->priv[(size_t)p * 2 * (size_t)nc + (size_t)j];
     SLP_CALL(sum_side(s, !s->lines_are_cols, s->cross_stat, 2 * nc));
     if (c->line_cnt)
         SLP_CALL(sum_side(s, s->lines_are_cols, c->line_sl, 2 * nl));
@@ -478,9 +478,7 @@ static slp_err cr_cross(scaler_t *s, cr_t *c, int *changed)
             for (int64_t e = L->row_ptr[k]; e < L->row_ptr[k + 1]; e++)
                 mine[L->col_idx[e]] += c->line_log[k];
     }
-    for (int p = 1; p < parts; p++)
-        for (int64_t j = 0; j < nc; j++)
-            s->priv[j] += s->priv[(size_t)p * (size_t)nc + (size_t)j];
+    add_parts(s->priv, parts, nc);
     SLP_CALL(sum_side(s, !s->lines_are_cols, s->priv, nc));
     int moved = 0;
     for (int64_t j = 0; j < nc; j++)
