@@ -1,5 +1,6 @@
 /* shardlp: entry point and subcommand dispatch. */
 #include <malloc.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,6 +61,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "shardlp: error: cannot start MPI\n");
         return 2;
     }
+    /* With other ranks, a write to the socket of a lost peer must come back to Open MPI
+     * as an error, which it reports naming that peer, not kill this rank with SIGPIPE,
+     * which hides the lost node behind a local death (docs/cluster.md "A lost node"). */
+    if (slp_comm_size(slp_comm_world()) > 1)
+        signal(SIGPIPE, SIG_IGN);
     command_fn command = find_command(argv[1]);
     int status;
     if (command)

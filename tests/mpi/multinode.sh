@@ -7,7 +7,8 @@
 #     4-rank answer bit for bit (objective, iterations);
 #  3. killing every process of the second namespace mid-solve ends the remaining ranks
 #     within 30 s with a non-zero exit, Open MPI's message naming the lost node, and no
-#     process left behind.
+#     process left behind; the ranks ignore SIGPIPE, so that the survivors' writes to the
+#     lost node fail as errors Open MPI reports rather than killing a local rank.
 # Skipped (with a message, exit 0) where network namespaces cannot be made (not root,
 # no `ip netns`).
 # Args: $1 shardlp binary, $2 repository root, $3 shared directory.
@@ -42,16 +43,18 @@ ip netns add "$NB" && ip link add "${TAG}x" type veth peer name "${TAG}y" &&
     { echo "skip: a veth pair between namespaces cannot be made here ($(head -1 "$T/err"))"; exit 0; }
 
 # The launcher agent: Open MPI calls it as `agent HOST COMMAND...` to start its daemon on
-# HOST; here HOST is an address and the daemon starts inside that address's namespace.
+# HOST; here HOST is an address and the daemon starts inside that address's namespace,
+# under a host name of its own (a UTS namespace), so that every form of Open MPI's
+# node-loss message (by address or by host name) names the lost node.
 cat >"$T/agent.sh" <<EOF
 #!/bin/sh
 host=\$1; shift
 case \$host in
-    $NET.1) ns=$NA ;;
-    $NET.2) ns=$NB ;;
+    $NET.1) ns=$NA name=${TAG}-node1 ;;
+    $NET.2) ns=$NB name=${TAG}-node2 ;;
     *) echo "agent: unknown host \$host" >&2; exit 1 ;;
 esac
-exec ip netns exec \$ns /bin/sh -c "\$*"
+exec ip netns exec \$ns unshare --uts /bin/sh -c "hostname \$name && \$*"
 EOF
 chmod +x "$T/agent.sh"
 printf '%s slots=2\n%s slots=2\n' "$NET.1" "$NET.2" >"$T/hosts"
@@ -92,6 +95,14 @@ for _ in $(seq 50); do # until the ranks of the second node run
     sleep 0.2
 done
 sleep 2
+# The ranks ignore SIGPIPE (bit 13 of SigIgn), so that a write to the lost node's socket
+# is an error Open MPI reports, not a local rank's death that hides the node.
+ignored=0
+for pid in $(ip netns pids "$NA" | xargs -r ps -o pid=,comm= -p 2>/dev/null | awk '/shardlp/{print $1}'); do
+    mask=$(awk '/^SigIgn:/{print $2}' "/proc/$pid/status" 2>/dev/null)
+    [ -n "$mask" ] && [ $((0x$mask >> 12 & 1)) -eq 1 ] && ignored=$((ignored + 1))
+done
+[ "$ignored" -eq 2 ] && ok || bad "SIGPIPE ignored by $ignored of the 2 ranks on the first node"
 start=$(date +%s)
 ip netns pids "$NB" | xargs -r kill -9
 wait $job
@@ -101,9 +112,10 @@ left=$(ip netns pids "$NA" | xargs -r ps -o comm= -p 2>/dev/null | grep -c shard
 [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $took -le 30 ] && [ "$left" -eq 0 ] && ok ||
     bad "node loss: exit $rc after $took s, $left ranks left"
 # OpenMPI reports the loss as its daemon's or, when a rank notices first, as a peer's
-# disconnection or a failed reconnection to it; each names the lost node's address.
+# disconnection or a failed reconnection to it; each names the lost node, by its address
+# or by its host name.
 grep -qE "lost communication with a remote daemon|peer process has unexpectedly disconnected|failed to TCP connect to a peer" \
-    "$T/kill.err" && grep -q "$NET.2" "$T/kill.err" && ok ||
+    "$T/kill.err" && grep -qE "$NET.2|${TAG}-node2" "$T/kill.err" && ok ||
     { bad "node loss message"; head -20 "$T/kill.err"; }
 echo "node loss: the job ended $took s after the kill (exit $rc)"
 
