@@ -1,8 +1,10 @@
 /* A string -> int64 hash index (open addressing), for row and column names.
- * Keys are copied. Not thread-safe. */
+ * Keys are copied. Not thread-safe. The _n forms take a name by pointer and length
+ * (a token inside a line, not NUL-terminated; it must not contain a NUL). */
 #ifndef SLP_NAME_INDEX_H
 #define SLP_NAME_INDEX_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -17,8 +19,12 @@ void slp_name_index_destroy(slp_name_index_t **index);
  * *inserted = 0. */
 slp_err slp_name_index_insert(slp_name_index_t *index, const char *name, int64_t value,
                               int *inserted, int64_t *existing);
-/* Value of name, or -1 when absent. */
-int64_t slp_name_index_find(const slp_name_index_t *index, const char *name);
+slp_err slp_name_index_insert_n(slp_name_index_t *index, const char *name, size_t len,
+                                int64_t value, int *inserted, int64_t *existing);
+/* Value of name, or -1 when absent. Not const: a find first moves the keys inserted
+ * in increasing order (name_index.c) into the table. */
+int64_t slp_name_index_find(slp_name_index_t *index, const char *name);
+int64_t slp_name_index_find_n(slp_name_index_t *index, const char *name, size_t len);
 int64_t slp_name_index_count(const slp_name_index_t *index);
 
 #endif

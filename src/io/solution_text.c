@@ -344,7 +344,7 @@ typedef struct {
     const char *path;
     int64_t line_no;
     slp_solution_t *sol;
-    const slp_name_index_t *rows, *cols;
+    slp_name_index_t *rows, *cols;
     unsigned char *seen[SLP_SOL_SECTION_COUNT];
     int section_declared[SLP_SOL_SECTION_COUNT];
 } reader_t;
@@ -530,8 +530,8 @@ static slp_err read_lines(reader_t *r, FILE *f)
 }
 
 slp_err slp_solution_text_read(const char *path, int64_t m, int64_t n,
-                               const slp_name_index_t *row_names,
-                               const slp_name_index_t *col_names, slp_solution_t **out)
+                               slp_name_index_t *row_names,
+                               slp_name_index_t *col_names, slp_solution_t **out)
 {
     *out = NULL;
     slp_solution_t *s = slp_calloc(1, sizeof *s);

@@ -100,8 +100,8 @@ typedef struct slp_solution {
  * NOT an error: they are NaN and counted in `missing`. Values "nan", "inf",
  * "-inf" are read as such. */
 slp_err slp_solution_text_read(const char *path, int64_t m, int64_t n,
-                               const slp_name_index_t *row_names,
-                               const slp_name_index_t *col_names, slp_solution_t **out);
+                               slp_name_index_t *row_names,
+                               slp_name_index_t *col_names, slp_solution_t **out);
 /* Same, with the indices built from the model's names (generated R<i>/C<j> when absent). */
 slp_err slp_solution_text_read_model(const char *path, const slp_model_t *model,
                                      slp_solution_t **out);
