@@ -12,8 +12,7 @@ typedef struct {
     int64_t value;
 } slot_t;
 
-#define PREFETCH_AHEAD 16 /* pending slots prefetched ahead of the one being filled */
-#define PENDING_KEPT 4096 /* a pending list longer than this is freed once flushed */
+#define FLUSH_BATCH 16    /* pending keys hashed and their slots prefetched together */
 
 /* Keys are stored one after another, NUL-terminated, in one growing arena: a key
  * costs its length plus one byte instead of a heap block (32 bytes or more), and the
@@ -24,13 +23,19 @@ typedef struct {
  * after another, nearly always new ones. A name greater than every key so far (shorter
  * first, then by bytes: C9 < C10 < C11, the order generated names come in) cannot be
  * present, so it goes to a pending list without a probe. The pending keys enter the
- * table together, with their slots prefetched ahead, before anything else reads it. */
+ * table together, their slots prefetched in batches, before anything else reads it.
+ * They are the last keys of the arena, so the list holds only their values (the hash is
+ * computed again when they enter), and not even those while the values are consecutive
+ * (the column numbers of an MPS file). */
 struct slp_name_index {
     slot_t *slots;
     int64_t capacity; /* power of two */
     int64_t count;    /* keys, pending ones included */
-    slot_t *pending;  /* keys not yet in slots */
-    int64_t npending, pending_cap;
+    int64_t npending;    /* keys not yet in slots */
+    int64_t first_value; /* the first one's value; while the values are consecutive... */
+    int64_t *pending;    /* ...NULL, else every pending key's value */
+    int64_t pending_cap;
+    size_t pending_from; /* arena offset of the first pending key */
     int64_t greatest; /* arena key of the greatest key so far (0: none) */
     size_t greatest_len;
     char *arena;
@@ -127,16 +132,10 @@ static const char *key_of(const slp_name_index_t *index, const slot_t *slot)
     return index->arena + slot->key - 1;
 }
 
-/* The stored key equals the len bytes at name (keys end with a NUL). Short names, the
- * common case, byte by byte without a call. */
+/* The stored key equals the len bytes at name (keys end with a NUL). */
 static int same_key(const char *key, const char *name, size_t len)
 {
-    if (len > 16)
-        return !memcmp(key, name, len) && key[len] == '\0';
-    for (size_t k = 0; k < len; k++)
-        if (key[k] != name[k])
-            return 0;
-    return key[len] == '\0';
+    return slp_names_equal(key, name, len) && key[len] == '\0';
 }
 
 static int64_t probe(const slp_name_index_t *index, const char *name, size_t len,
@@ -160,23 +159,32 @@ static int64_t free_slot(const slot_t *slots, int64_t capacity, uint64_t hash)
     return k;
 }
 
-/* The pending keys into the table, each slot prefetched PREFETCH_AHEAD keys before it
- * is filled, so that the cache misses overlap. */
+/* The pending keys into the table, FLUSH_BATCH at a time: their hashes first and their
+ * slots prefetched, then filled, so that the cache misses overlap. */
 static void flush_pending(slp_name_index_t *index)
 {
     uint64_t mask = (uint64_t)index->capacity - 1;
-    for (int64_t k = 0; k < index->npending; k++) {
-        if (k + PREFETCH_AHEAD < index->npending)
-            __builtin_prefetch(&index->slots[index->pending[k + PREFETCH_AHEAD].hash & mask], 1);
-        index->slots[free_slot(index->slots, index->capacity, index->pending[k].hash)] =
-            index->pending[k];
+    size_t offset = index->pending_from;
+    for (int64_t first = 0; first < index->npending; first += FLUSH_BATCH) {
+        slot_t batch[FLUSH_BATCH];
+        int count = (int)(index->npending - first < FLUSH_BATCH ? index->npending - first
+                                                                 : FLUSH_BATCH);
+        for (int b = 0; b < count; b++) {
+            const char *key = index->arena + offset;
+            size_t len = strlen(key);
+            int64_t k = first + b;
+            int64_t value = index->pending ? index->pending[k] : index->first_value + k;
+            batch[b] = (slot_t){(int64_t)offset + 1, hash_name(key, len), value};
+            __builtin_prefetch(&index->slots[batch[b].hash & mask], 1);
+            offset += len + 1;
+        }
+        for (int b = 0; b < count; b++)
+            index->slots[free_slot(index->slots, index->capacity, batch[b].hash)] = batch[b];
     }
     index->npending = 0;
-    if (index->pending_cap > PENDING_KEPT) { /* a long list is not needed again soon */
-        free(index->pending);
-        index->pending = NULL;
-        index->pending_cap = 0;
-    }
+    free(index->pending);
+    index->pending = NULL;
+    index->pending_cap = 0;
 }
 
 /* name after every key so far, shorter names first, then by bytes. */
@@ -232,28 +240,38 @@ static slp_err grow(slp_name_index_t *index)
     return SLP_OK;
 }
 
-static slp_err add_pending(slp_name_index_t *index, slot_t slot)
+/* The value of one more pending key, recorded before the key is stored: the pending
+ * keys must stay the last keys of the arena. */
+static slp_err add_pending_value(slp_name_index_t *index, int64_t value)
 {
-    if (index->npending == index->pending_cap) {
+    if (index->npending == 0)
+        index->first_value = value;
+    if (!index->pending && value == index->first_value + index->npending)
+        return SLP_OK; /* still consecutive */
+    if (index->npending + 1 > index->pending_cap) {
         int64_t cap = index->pending_cap ? 2 * index->pending_cap : 1024;
-        slot_t *bigger = realloc(index->pending, (size_t)cap * sizeof *bigger);
+        while (cap < index->npending + 1)
+            cap *= 2;
+        int64_t *bigger = realloc(index->pending, (size_t)cap * sizeof *bigger);
         if (!bigger)
             return slp_error(SLP_ERR_NOMEM, "out of memory for %lld names", (long long)cap);
+        if (!index->pending) /* the values so far, written out */
+            for (int64_t k = 0; k < index->npending; k++)
+                bigger[k] = index->first_value + k;
         index->pending = bigger;
         index->pending_cap = cap;
     }
-    index->pending[index->npending++] = slot;
+    index->pending[index->npending] = value;
     return SLP_OK;
 }
 
 slp_err slp_name_index_insert_n(slp_name_index_t *index, const char *name, size_t len,
                                 int64_t value, int *inserted, int64_t *existing)
 {
-    uint64_t hash = hash_name(name, len);
     int greatest = after_greatest(index, name, len);
     if (!greatest) { /* it may be there: look in the table, with every key in it */
         flush_pending(index);
-        const slot_t *slot = &index->slots[probe(index, name, len, hash)];
+        const slot_t *slot = &index->slots[probe(index, name, len, hash_name(name, len))];
         if (slot->key) {
             if (existing)
                 *existing = slot->value;
@@ -264,12 +282,15 @@ slp_err slp_name_index_insert_n(slp_name_index_t *index, const char *name, size_
     }
     while (4 * (index->count + 1) > 3 * index->capacity)
         SLP_CALL(grow(index));
-    slot_t slot = {0, hash, value};
-    SLP_CALL(store_key(index, name, len, &slot.key));
-    SLP_CALL(add_pending(index, slot));
+    SLP_CALL(add_pending_value(index, value));
+    int64_t key = 0;
+    SLP_CALL(store_key(index, name, len, &key));
+    if (index->npending == 0)
+        index->pending_from = (size_t)key - 1;
+    index->npending++;
     index->count++;
     if (greatest) {
-        index->greatest = slot.key;
+        index->greatest = key;
         index->greatest_len = len;
     }
     if (inserted)
@@ -285,8 +306,6 @@ slp_err slp_name_index_insert(slp_name_index_t *index, const char *name, int64_t
 
 int64_t slp_name_index_find_n(slp_name_index_t *index, const char *name, size_t len)
 {
-    if (after_greatest(index, name, len))
-        return -1;
     flush_pending(index);
     const slot_t *slot = &index->slots[probe(index, name, len, hash_name(name, len))];
     return slot->key ? slot->value : -1;

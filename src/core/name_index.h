@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "error.h"
 
@@ -26,5 +27,17 @@ slp_err slp_name_index_insert_n(slp_name_index_t *index, const char *name, size_
 int64_t slp_name_index_find(slp_name_index_t *index, const char *name);
 int64_t slp_name_index_find_n(slp_name_index_t *index, const char *name, size_t len);
 int64_t slp_name_index_count(const slp_name_index_t *index);
+
+/* The len bytes at a and at b are the same. Names are short: byte by byte, without the
+ * call of memcmp, which was 5% of reading a large MPS file. */
+static inline int slp_names_equal(const char *a, const char *b, size_t len)
+{
+    if (len > 32)
+        return !memcmp(a, b, len);
+    for (size_t k = 0; k < len; k++)
+        if (a[k] != b[k])
+            return 0;
+    return 1;
+}
 
 #endif

@@ -459,6 +459,23 @@ static int extended_number(uint64_t mant, int exp10, double *out)
 }
 #endif
 
+/* The 8 bytes at s are all decimal digits: their value in *out (SWAR: the digits of a
+ * little-endian word combined in pairs, then fours, then the eight). */
+static int eight_digits(const char *s, uint64_t *out)
+{
+    uint64_t w;
+    memcpy(&w, s, 8);
+    if (((w & 0xF0F0F0F0F0F0F0F0ULL) | (((w + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) !=
+        0x3333333333333333ULL)
+        return 0;
+    w -= 0x3030303030303030ULL;
+    w = (w * 10) + (w >> 8);
+    w = (((w & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
+         (((w >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >> 32;
+    *out = w;
+    return 1;
+}
+
 /* The common case without strtod, exactly as strtod rounds it (Clinger's fast path): a
  * decimal whose significant digits form an integer M <= 2^53 with a power of ten 10^e,
  * |e| <= 22, is M * 10^e or M / 10^-e in one correctly rounded operation on two exact
@@ -475,6 +492,15 @@ static int fast_number(const char *s, size_t len, double *out)
     uint64_t mant = 0;
     int digits = 0, significant = 0, exp10 = 0, seen_point = 0;
     for (; k < len; k++) {
+        uint64_t eight;
+        if (mant != 0 && significant + 8 <= 19 && k + 8 <= len && eight_digits(s + k, &eight)) {
+            mant = 100000000 * mant + eight;
+            digits += 8;
+            significant += 8;
+            exp10 -= 8 * seen_point;
+            k += 7;
+            continue;
+        }
         char ch = s[k];
         if (ch >= '0' && ch <= '9') {
             digits++;
@@ -1099,7 +1125,8 @@ static slp_err apply_columns(parser_t *p, const dline_t *d)
     }
     int64_t j = p->cur_col;
     tok_t name = d->first;
-    if (j < 0 || name.len != p->cur_col_len || memcmp(p->col_names[j], name.s, name.len)) {
+    if (j < 0 || name.len != p->cur_col_len ||
+        !slp_names_equal(p->col_names[j], name.s, name.len)) {
         /* one probe of the index: the name goes in as column n unless it is there */
         int inserted = 0;
         SLP_CALL(slp_name_index_insert_n(p->cols, name.s, name.len, p->n, &inserted, &j));
