@@ -1079,6 +1079,31 @@ static slp_err decode_line(parser_t *p, dline_t *d)
     return input_error(p, "%s", free_msg);
 }
 
+/* The common COLUMNS line, decoded without the general path's steps: free format, a
+ * column name and one or two row/value pairs, no MARKER, no comment, every row declared
+ * and every value a number. Returns 0 for any other line, which decode_line then reads
+ * (to the same dline_t when the line is one of these). */
+static int decode_columns_common(parser_t *p, dline_t *d)
+{
+    tok_t tok[6];
+    int ntok = tokenize(p->line, p->line_len, tok, 6);
+    if ((ntok != 3 && ntok != 5) || tok[1].s[0] == '\'')
+        return 0;
+    if (ntok == 5 && (tok[3].s[0] == '$' || tok[3].s[0] == '*'))
+        return 0; /* maybe a comment: strip_comment decides */
+    init_dline(d, p->fixed_name, p->fixed_code, p->fixed_val);
+    d->first = tok[0];
+    d->npairs = ntok / 2;
+    for (int k = 0; k < d->npairs; k++) {
+        d->rname[k] = tok[1 + 2 * k];
+        d->rcode[k] = row_code(p, d->rname[k]);
+        tok_t v = tok[2 + 2 * k];
+        if (d->rcode[k] == CODE_UNKNOWN || !slp_mps_parse_number(v.s, v.len, &d->val[k]))
+            return 0;
+    }
+    return 1;
+}
+
 /* ---------------------------------------------------------------------------
  * 5. applying decoded lines
  * ------------------------------------------------------------------------- */
@@ -1539,6 +1564,8 @@ static slp_err data_line(parser_t *p)
     default: break;
     }
     dline_t d;
+    if (p->section == SEC_COLUMNS && decode_columns_common(p, &d))
+        return apply_columns(p, &d);
     SLP_CALL(decode_line(p, &d));
     switch (p->section) {
     case SEC_ROWS: return apply_row(p, &d);
