@@ -8,9 +8,19 @@
 
 #include "core/model.h"
 
-/* Characters an LP name cannot contain (besides blanks and controls): operators,
- * ':' of labels, '[' ']' '^' of quadratic terms, '\\' of comments. Reader and writer. */
-#define SLP_LP_RESERVED "+-<>=:[]^\\*"
+/* The characters an LP name cannot contain (besides blanks and controls): operators,
+ * ':' of labels, '[' ']' '^' of quadratic terms, '\\' and '*' of comments. Reader and
+ * writer. A switch, not a search of a string: the reader asks for every byte of a name. */
+static inline int slp_lp_reserved(int ch)
+{
+    switch (ch) {
+    case '+': case '-': case '<': case '>': case '=': case ':':
+    case '[': case ']': case '^': case '\\': case '*':
+        return 1;
+    default:
+        return 0;
+    }
+}
 
 slp_err slp_lp_read(const char *path, slp_model_t **out);
 /* Write `model` as an LP file that slp_lp_read, HiGHS and CPLEX read (io/lp_write.c). */
