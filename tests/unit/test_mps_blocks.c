@@ -41,6 +41,18 @@ static slp_model_t *read_model(const char *path)
     return model;
 }
 
+/* The read fails with an input error whose message starts "PATH:LINE: WHAT". */
+static void expect_error_at(const char *path, int line, const char *what)
+{
+    slp_model_t *mo = NULL;
+    slp_error_clear();
+    CHECK(slp_mps_read(path, &mo) == SLP_ERR_INPUT && mo == NULL, "%s rejected", what);
+    char where[300];
+    snprintf(where, sizeof where, "%s:%d: %s", path, line, what);
+    CHECK(strstr(slp_error_message(), where) != NULL, "message: %s", slp_error_message());
+    slp_model_destroy(&mo);
+}
+
 /* The value of entry (row i, column j), or 0 when absent. */
 static double entry(const slp_model_t *mo, int64_t i, int64_t j)
 {
@@ -91,12 +103,7 @@ static void test_too_long_line(void)
         fputs(" r 1    ", f);
     fprintf(f, "\nENDATA\n");
     fclose(f);
-    slp_model_t *mo = NULL;
-    slp_error_clear();
-    CHECK(slp_mps_read(path, &mo) == SLP_ERR_INPUT && mo == NULL, "a 33 MiB line rejected");
-    char where[300];
-    snprintf(where, sizeof where, "%s:6: line longer than", path);
-    CHECK(strstr(slp_error_message(), where) != NULL, "message: %s", slp_error_message());
+    expect_error_at(path, 6, "line longer than");
     unlink(path);
 }
 
@@ -242,12 +249,7 @@ static void test_late_nul(void)
     fputc('\0', f);
     fprintf(f, "\nENDATA\n");
     fclose(f);
-    slp_model_t *mo = NULL;
-    slp_error_clear();
-    CHECK(slp_mps_read(path, &mo) == SLP_ERR_INPUT && mo == NULL, "a NUL byte rejected");
-    char where[300];
-    snprintf(where, sizeof where, "%s:%d: NUL byte", path, ROWS + 6);
-    CHECK(strstr(slp_error_message(), where) != NULL, "message: %s", slp_error_message());
+    expect_error_at(path, ROWS + 6, "NUL byte");
     unlink(path);
 }
 
