@@ -11,7 +11,6 @@
 
 #include <ctype.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,9 +150,8 @@ static int section_at(const char *p, size_t *used)
         {"semi-continuous", S_SEMI}, {"semis", S_SEMI}, {"semi", S_SEMI}, {"sos", S_UNSUPPORTED},
         {"end", S_END},
     };
-    int first = tolower((unsigned char)p[0]);
     for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
-        if (words[k].word[0] != first) /* most lines start with no keyword's letter */
+        if (words[k].word[0] != tolower((unsigned char)p[0])) /* most lines: no keyword */
             continue;
         size_t len = strlen(words[k].word);
         int next = (unsigned char)p[len];
@@ -163,39 +161,6 @@ static int section_at(const char *p, size_t *used)
         }
     }
     return S_NONE;
-}
-
-/* The number at p as strtod reads it, and *end past it (p when there is none). A plain
- * decimal (digits, a point, an exponent) goes through the MPS reader's exact number
- * path, which gives strtod's bits (docs/mps.md "Reading speed"); anything else
- * (hexadecimal, a lone point) through strtod itself. */
-static double read_number(const char *p, char **end)
-{
-    const char *q = p;
-    size_t digits = 0;
-    if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
-        return strtod(p, end);
-    for (; isdigit((unsigned char)*q); q++)
-        digits++;
-    if (*q == '.')
-        for (q++; isdigit((unsigned char)*q); q++)
-            digits++;
-    if (digits == 0)
-        return strtod(p, end);
-    if (*q == 'e' || *q == 'E') { /* an exponent only with digits, as strtod takes it */
-        const char *e = q + 1 + (q[1] == '+' || q[1] == '-');
-        if (isdigit((unsigned char)*e)) {
-            while (isdigit((unsigned char)*e))
-                e++;
-            q = e;
-        }
-    }
-    double v;
-    if (slp_mps_parse_number(p, (size_t)(q - p), &v)) {
-        *end = (char *)(uintptr_t)q;
-        return v;
-    }
-    return strtod(p, end);
 }
 
 /* The next token into *t (T_END at the end of the file). */
@@ -265,7 +230,7 @@ static slp_err next_token(lp_t *lp, tok_t *t)
              * writes such names without a coefficient. A word that is no number
              * ("...100") is a name. */
             char *end = NULL;
-            double v = read_number(p, &end);
+            double v = slp_parse_number_prefix(p, &end);
             int zero_led = p[0] == '0' && isdigit((unsigned char)p[1]) &&
                            strspn(p, "0123456789") == (size_t)(end - p);
             const char *word_end = end;

@@ -581,6 +581,38 @@ int slp_mps_parse_number(const char *text, size_t len, double *out)
     return 1;
 }
 
+/* The number at p as strtod reads it, and *end past it (p when there is none): a plain
+ * decimal (digits, a point, an exponent) through the exact path above, which gives
+ * strtod's bits; anything else (hexadecimal, a lone point) through strtod itself. */
+double slp_parse_number_prefix(const char *p, char **end)
+{
+    const char *q = p;
+    size_t digits = 0;
+    if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
+        return strtod(p, end);
+    for (; isdigit((unsigned char)*q); q++)
+        digits++;
+    if (*q == '.')
+        for (q++; isdigit((unsigned char)*q); q++)
+            digits++;
+    if (digits == 0)
+        return strtod(p, end);
+    if (*q == 'e' || *q == 'E') { /* an exponent only with digits, as strtod takes it */
+        const char *e = q + 1 + (q[1] == '+' || q[1] == '-');
+        if (isdigit((unsigned char)*e)) {
+            while (isdigit((unsigned char)*e))
+                e++;
+            q = e;
+        }
+    }
+    double v;
+    if (slp_mps_parse_number(p, (size_t)(q - p), &v)) {
+        *end = (char *)(uintptr_t)q;
+        return v;
+    }
+    return strtod(p, end);
+}
+
 /* Why a token is not a number, for the message. */
 static const char *number_problem(tok_t t)
 {

@@ -101,6 +101,10 @@ void slp_mps_result_free(slp_mps_result_t *res);
  * Overflow (1e999) gives +-HUGE_VAL, which callers treat as infinite. */
 int slp_mps_parse_number(const char *text, size_t len, double *out);
 
+/* The number at the start of p as strtod reads it, *end past it (p when there is none),
+ * with slp_mps_parse_number's exact path for plain decimals (the LP reader's numbers). */
+double slp_parse_number_prefix(const char *p, char **end);
+
 /* |value| >= SLP_MPS_INF means infinite (the MPS convention). */
 #define SLP_MPS_INF 1e20
 

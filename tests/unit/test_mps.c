@@ -888,9 +888,50 @@ static void test_numbers_exact(void)
     CHECK(bad == 0, "%d of %d near-halfway numbers read other bits than strtod's", bad, cases);
 }
 
+/* slp_parse_number_prefix (the LP reader's numbers) against strtod: the same bits and
+ * the same end, on hand-picked prefixes and on random decimals with random tails. */
+static void test_number_prefix(void)
+{
+    static const char *const cases[] = {"1.5e3x", "1e+", "1e", "0x10", ".5", "7.", "1.5E-3abc",
+                                        "12 34", "0.77864776655596979 C2", "1e999", "1e-999",
+                                        "00012", ".", "5e+07:", "123456789012345678901234"};
+    int bad = 0;
+    char text[96];
+    unsigned r = 4242;
+    for (int k = 0; k < 20000 + (int)(sizeof cases / sizeof cases[0]); k++) {
+        if (k < (int)(sizeof cases / sizeof cases[0])) {
+            snprintf(text, sizeof text, "%s", cases[k]);
+        } else {
+            r = r * 1103515245u + 12345u;
+            int digits = 1 + (int)((r >> 8) % 22), point = (int)((r >> 16) % 24) - 1;
+            size_t len = 0;
+            for (int d = 0; d < digits; d++) {
+                if (d == point)
+                    text[len++] = '.';
+                r = r * 1103515245u + 12345u;
+                text[len++] = (char)('0' + (r >> 16) % 10);
+            }
+            if ((r >> 3) % 2)
+                len += (size_t)snprintf(text + len, 12, "%c%d", "eE"[(r >> 5) % 2],
+                                        (int)((r >> 9) % 50) - 25);
+            static const char *const tails[] = {"", " x", "e", "e+", "x1"};
+            snprintf(text + len, sizeof text - len, "%s", tails[(r >> 20) % 5]);
+        }
+        char *end_ref = NULL, *end = NULL;
+        double ref = strtod(text, &end_ref), v = slp_parse_number_prefix(text, &end);
+        if (end != end_ref || memcmp(&ref, &v, sizeof v) != 0) {
+            if (bad++ < 3)
+                fprintf(stderr, "'%s': %.17g ending at %td, strtod %.17g at %td\n", text, v,
+                        end - text, ref, end_ref - text);
+        }
+    }
+    CHECK(bad == 0, "%d number prefixes read otherwise than strtod", bad);
+}
+
 int main(int argc, char **argv)
 {
     test_numbers_exact();
+    test_number_prefix();
     shared_dir = argc > 1 ? argv[1] : "../shared";
     repo_dir = argc > 2 ? argv[2] : ".";
     test_afiro();
