@@ -44,8 +44,14 @@ ip netns add "$NB" && ip link add "${TAG}x" type veth peer name "${TAG}y" &&
 
 # The launcher agent: Open MPI calls it as `agent HOST COMMAND...` to start its daemon on
 # HOST; here HOST is an address and the daemon starts inside that address's namespace,
-# under a host name of its own (a UTS namespace), so that every form of Open MPI's
-# node-loss message (by address or by host name) names the lost node.
+# under a host name of its own (a UTS namespace) where `unshare --uts` works, so that
+# every form of Open MPI's node-loss message (by address or by host name) names the lost
+# node; elsewhere under the machine's name (the message check then needs the address).
+if unshare --uts true 2>/dev/null && command -v hostname >/dev/null; then
+    UTS="unshare --uts"
+else
+    UTS=""
+fi
 cat >"$T/agent.sh" <<EOF
 #!/bin/sh
 host=\$1; shift
@@ -54,7 +60,10 @@ case \$host in
     $NET.2) ns=$NB name=${TAG}-node2 ;;
     *) echo "agent: unknown host \$host" >&2; exit 1 ;;
 esac
-exec ip netns exec \$ns unshare --uts /bin/sh -c "hostname \$name && \$*"
+if [ -n "$UTS" ]; then
+    exec ip netns exec \$ns $UTS /bin/sh -c "hostname \$name && \$*"
+fi
+exec ip netns exec \$ns /bin/sh -c "\$*"
 EOF
 chmod +x "$T/agent.sh"
 printf '%s slots=2\n%s slots=2\n' "$NET.1" "$NET.2" >"$T/hosts"
