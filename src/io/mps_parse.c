@@ -1123,17 +1123,9 @@ static int decode_columns_common(parser_t *p, dline_t *d)
         return 0;
     if (ntok == 5 && (tok[3].s[0] == '$' || tok[3].s[0] == '*'))
         return 0; /* maybe a comment: strip_comment decides */
-    init_dline(d, p->fixed_name, p->fixed_code, p->fixed_val);
+    init_dline(d, p->fixed_name, p->fixed_code, p->fixed_val); /* room for 2 pairs */
     d->first = tok[0];
-    d->npairs = ntok / 2;
-    for (int k = 0; k < d->npairs; k++) {
-        d->rname[k] = tok[1 + 2 * k];
-        d->rcode[k] = row_code(p, d->rname[k]);
-        tok_t v = tok[2 + 2 * k];
-        if (d->rcode[k] == CODE_UNKNOWN || !slp_mps_parse_number(v.s, v.len, &d->val[k]))
-            return 0;
-    }
-    return 1;
+    return decode_pairs(p, tok + 1, ntok / 2, d) && d->unknown == 0;
 }
 
 /* ---------------------------------------------------------------------------
