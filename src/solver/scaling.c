@@ -188,6 +188,22 @@ static void part_lines(int64_t len, int parts, int p, int64_t *lo, int64_t *hi)
     *hi = *lo + q + (p < r ? 1 : 0);
 }
 
+/* The parts a pass over the streamed lines is cut into: s->parts when the copy is large
+ * enough to share between threads, else 1. */
+static int sweep_parts(const scaler_t *s)
+{
+    return s->lines->nnz >= SLP_SCALE_PAR_MIN ? s->parts : 1;
+}
+
+/* priv's `parts` consecutive parts of `width` added into part 0 in part order: the
+ * sums depend on the part count, not on the threads that computed the parts. */
+static void add_parts(double *priv, int parts, int64_t width)
+{
+    for (int p = 1; p < parts; p++)
+        for (int64_t j = 0; j < width; j++)
+            priv[j] += priv[(size_t)p * (size_t)width + (size_t)j];
+}
+
 #define SWEEP_CASE(KIND, LINE, CROSS, COLS)                                                   \
     for (int64_t k = lo; k < hi; k++)                                                        \
     sweep_line(L, inv_line, inv_cross, COLS, KIND, LINE, line_power, CROSS, cross_power, fold, \
@@ -207,7 +223,7 @@ static void sweep(scaler_t *s, int kind, int want_line, double line_power, int w
     const double *inv_cross = cols ? s->inv_r : s->inv_s;
     double *line_out = s->line_stat;
     const int64_t width = kind == STAT_MINMAX ? 2 * L->cols : L->cols;
-    int parts = L->nnz >= SLP_SCALE_PAR_MIN ? s->parts : 1;
+    int parts = sweep_parts(s);
     int which = (kind * 2 + want_line) * 2 + want_cross;
 #pragma omp parallel for schedule(dynamic, 1) if (parts > 1)
     for (int p = 0; p < parts; p++) {
@@ -234,14 +250,16 @@ static void sweep(scaler_t *s, int kind, int want_line, double line_power, int w
     }
     if (!want_cross)
         return;
-    memcpy(s->cross_stat, s->priv, (size_t)width * sizeof(double));
-    for (int t = 1; t < parts; t++) {
-        const double *other = s->priv + (size_t)t * (size_t)width;
-        for (int64_t k = 0; k < width; k++)
-            s->cross_stat[k] = kind == STAT_SUM ? s->cross_stat[k] + other[k]
-                                                : (other[k] > s->cross_stat[k] ? other[k]
-                                                                               : s->cross_stat[k]);
+    if (kind == STAT_SUM) {
+        add_parts(s->priv, parts, width);
+    } else { /* maxima */
+        for (int t = 1; t < parts; t++) {
+            const double *other = s->priv + (size_t)t * (size_t)width;
+            for (int64_t k = 0; k < width; k++)
+                s->priv[k] = other[k] > s->priv[k] ? other[k] : s->priv[k];
+        }
     }
+    memcpy(s->cross_stat, s->priv, (size_t)width * sizeof(double));
 }
 
 /* Sum a side's per-line values over the ranks that share its lines (rows over the grid
@@ -377,20 +395,11 @@ typedef struct {
     double *cross_sl, *cross_cnt; /* cross_stat's halves */
 } cr_t;
 
-/* priv's `parts` consecutive parts of `width` added into part 0 in part order: the
- * sums depend on the part count, not on the threads that computed the parts. */
-static void add_parts(double *priv, int parts, int64_t width)
-{
-    for (int p = 1; p < parts; p++)
-        for (int64_t j = 0; j < width; j++)
-            priv[j] += priv[(size_t)p * (size_t)width + (size_t)j];
-}
-
 static slp_err cr_setup(scaler_t *s, cr_t *c)
 {
     const slp_csr_t *L = s->lines;
     const int64_t nl = L->rows, nc = L->cols;
-    int parts = L->nnz >= SLP_SCALE_PAR_MIN ? s->parts : 1;
+    int parts = sweep_parts(s);
     c->line_log = s->cr_logs + (s->lines_are_cols ? s->m : 0);
     c->cross_log = s->cr_logs + (s->lines_are_cols ? 0 : s->m);
     c->cross_sl = s->cross_stat;
@@ -467,7 +476,7 @@ static slp_err cr_cross(scaler_t *s, cr_t *c, int *changed)
 {
     const slp_csr_t *L = s->lines;
     const int64_t nl = L->rows, nc = L->cols;
-    int parts = L->nnz >= SLP_SCALE_PAR_MIN ? s->parts : 1;
+    int parts = sweep_parts(s);
 #pragma omp parallel for schedule(dynamic, 1) if (parts > 1)
     for (int p = 0; p < parts; p++) {
         int64_t lo, hi;
