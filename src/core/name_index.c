@@ -163,6 +163,8 @@ static int64_t free_slot(const slot_t *slots, int64_t capacity, uint64_t hash)
  * slots prefetched, then filled, so that the cache misses overlap. */
 static void flush_pending(slp_name_index_t *index)
 {
+    if (index->npending == 0) /* every find comes here: nothing to do */
+        return;
     uint64_t mask = (uint64_t)index->capacity - 1;
     size_t offset = index->pending_from;
     for (int64_t first = 0; first < index->npending; first += FLUSH_BATCH) {
