@@ -68,4 +68,7 @@ slp_err slp_local_problem_copy(const slp_local_problem_t *src, slp_local_problem
  * off has parts+1 entries; off[0] = 0, off[parts] = len. */
 void slp_balanced_cuts(const int64_t *weights, int64_t len, int parts, int64_t *off);
 
+/* The part p with off[p] <= k < off[p + 1], for k in [off[0], off[parts]). */
+int slp_block_of(const int64_t *off, int parts, int64_t k);
+
 #endif

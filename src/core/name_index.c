@@ -45,7 +45,7 @@ struct slp_name_index {
 /* A word at a time: each 8-byte word (the last one padded with zeros) is mixed in by
  * a multiply, the length seeds it, and a final avalanche spreads every bit into the
  * low bits that pick the slot. */
-static uint64_t hash_name(const char *s, size_t len)
+uint64_t slp_name_hash(const char *s, size_t len)
 {
     uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)len;
     for (; len >= 8; s += 8, len -= 8) {
@@ -176,7 +176,7 @@ static void flush_pending(slp_name_index_t *index)
             size_t len = strlen(key);
             int64_t k = first + b;
             int64_t value = index->pending ? index->pending[k] : index->first_value + k;
-            batch[b] = (slot_t){(int64_t)offset + 1, hash_name(key, len), value};
+            batch[b] = (slot_t){(int64_t)offset + 1, slp_name_hash(key, len), value};
             __builtin_prefetch(&index->slots[batch[b].hash & mask], 1);
             offset += len + 1;
         }
@@ -273,7 +273,7 @@ slp_err slp_name_index_insert_n(slp_name_index_t *index, const char *name, size_
     int greatest = after_greatest(index, name, len);
     if (!greatest) { /* it may be there: look in the table, with every key in it */
         flush_pending(index);
-        const slot_t *slot = &index->slots[probe(index, name, len, hash_name(name, len))];
+        const slot_t *slot = &index->slots[probe(index, name, len, slp_name_hash(name, len))];
         if (slot->key) {
             if (existing)
                 *existing = slot->value;
@@ -309,7 +309,7 @@ slp_err slp_name_index_insert(slp_name_index_t *index, const char *name, int64_t
 int64_t slp_name_index_find_n(slp_name_index_t *index, const char *name, size_t len)
 {
     flush_pending(index);
-    const slot_t *slot = &index->slots[probe(index, name, len, hash_name(name, len))];
+    const slot_t *slot = &index->slots[probe(index, name, len, slp_name_hash(name, len))];
     return slot->key ? slot->value : -1;
 }
 

@@ -27,6 +27,8 @@ slp_err slp_name_index_insert_n(slp_name_index_t *index, const char *name, size_
 int64_t slp_name_index_find(slp_name_index_t *index, const char *name);
 int64_t slp_name_index_find_n(slp_name_index_t *index, const char *name, size_t len);
 int64_t slp_name_index_count(const slp_name_index_t *index);
+/* The hash the index uses (its low bits pick the slot; other users take high bits). */
+uint64_t slp_name_hash(const char *s, size_t len);
 
 /* The len bytes at a and at b are the same. Names are short: byte by byte, without the
  * call of memcmp, which was 5% of reading a large MPS file. */

@@ -319,3 +319,29 @@ slp_err slp_comm_agree(slp_comm_t *comm, slp_err local)
         return (slp_err)worst; /* another rank failed and reports it; our message stays empty */
     return SLP_OK;
 }
+
+slp_err slp_comm_allgather(slp_comm_t *comm, slp_err local, const void *mine, size_t bytes,
+                           void *all)
+{
+    int P = slp_comm_size(comm);
+    char *send = local == SLP_OK ? malloc(bytes * (size_t)P + 1) : NULL;
+    int64_t *counts = local == SLP_OK ? malloc(sizeof(int64_t) * (size_t)P) : NULL;
+    slp_err rc = local != SLP_OK ? local
+                 : send && counts ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
+    rc = slp_comm_agree(comm, rc);
+    void *recv = NULL;
+    int64_t got = 0;
+    if (rc == SLP_OK) {
+        for (int k = 0; k < P; k++) {
+            memcpy(send + (size_t)k * bytes, mine, bytes);
+            counts[k] = 1;
+        }
+        rc = slp_comm_exchange(comm, send, counts, bytes, &recv, &got);
+    }
+    if (rc == SLP_OK)
+        memcpy(all, recv, bytes * (size_t)P);
+    free(recv);
+    free(send);
+    free(counts);
+    return rc;
+}

@@ -54,6 +54,12 @@ slp_err slp_comm_barrier(slp_comm_t *comm);
 slp_err slp_comm_exchange(slp_comm_t *comm, const void *send, const int64_t *send_count,
                           size_t record, void **recv, int64_t *recv_count);
 
+/* Every rank's `bytes` bytes at `mine` into all[rank * bytes] (collective). `local` is
+ * this rank's status so far: a failure on any rank fails the call on all (nothing is
+ * exchanged), so that no rank waits for one that has given up. */
+slp_err slp_comm_allgather(slp_comm_t *comm, slp_err local, const void *mine, size_t bytes,
+                           void *all);
+
 /* Collective agreement on failure: every rank passes its local status; all
  * ranks get back the worst (non-zero wins). When the failing rank is another
  * one, the local message is set to say which rank failed (the failing rank

@@ -6,6 +6,7 @@
  *   4. decoding of one data line (free format, then fixed format as fallback)
  *   5. applying a decoded line (the MPS semantics)
  *   6. section headers, the main loop, and the result
+ *   7. pieces of a parallel read: the same parser on byte ranges (grid/read_parallel.c)
  *
  * Free versus fixed format: every data line is first split on whitespace. If
  * the tokens do not fit the section (wrong count, a non-number where a value
@@ -17,6 +18,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -24,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -111,9 +114,15 @@ typedef struct {
 } dline_t;
 
 typedef struct {
-    /* input */
+    /* input: a text reader, or (a piece of a parallel read) bytes [pos, limit) of fd */
     const char *path;
     slp_text_in_t *file;
+    int fd;
+    int64_t pos, limit;
+    int read_errno;
+    slp_mps_bound_fn on_bound; /* pieces: BOUNDS lines go here instead of being applied */
+    void *bound_user;
+    int irregular; /* pieces: a line the parallel read cannot decide alone */
     /* The input in blocks: bytes [buf_start, buf_end) of buf are read and not yet
      * consumed; the current line is a part of buf (its end of line replaced by a NUL). */
     char *buf;
@@ -199,6 +208,28 @@ static slp_err read_failure(parser_t *p, slp_text_status st, const char *why)
                      why);
 }
 
+/* Up to size bytes of the input: from the text reader, or from the piece's byte range. */
+static size_t read_input(parser_t *p, char *dst, size_t size)
+{
+    if (p->file)
+        return slp_text_in_read(p->file, dst, size);
+    size_t got = 0;
+    while (got < size && p->pos < p->limit) {
+        int64_t left = p->limit - p->pos;
+        size_t want = (int64_t)(size - got) < left ? size - got : (size_t)left;
+        ssize_t n = pread(p->fd, dst + got, want, (off_t)p->pos);
+        if (n < 0 && errno == EINTR && !slp_interrupt_pending())
+            continue;
+        if (n <= 0) {
+            p->read_errno = n < 0 ? errno : EIO; /* the file became shorter */
+            return 0;
+        }
+        got += (size_t)n;
+        p->pos += n;
+    }
+    return got;
+}
+
 /* More input after the unconsumed bytes, which move to the front of the buffer (grown
  * when they fill it: a line longer than the block). Sets buf_eof at the end of the
  * input; a failed or interrupted read is an error at the line being read. */
@@ -220,13 +251,15 @@ static slp_err refill(parser_t *p)
         p->buf = bigger;
         p->buf_cap *= 2;
     }
-    size_t got = slp_text_in_read(p->file, p->buf + kept, p->buf_cap - 1 - kept);
+    size_t got = read_input(p, p->buf + kept, p->buf_cap - 1 - kept);
     if (got == 0) {
         slp_err err;
         if (interrupted(p, &err)) /* a read cut short by the signal */
             return err;
         const char *why = NULL;
-        slp_text_status st = slp_text_in_status(p->file, &why);
+        slp_text_status st = p->file ? slp_text_in_status(p->file, &why) : SLP_TEXT_OK;
+        if (!p->file && p->read_errno)
+            st = SLP_TEXT_IO, why = strerror(p->read_errno);
         if (st != SLP_TEXT_OK)
             return read_failure(p, st, why);
         p->buf_eof = 1;
@@ -926,6 +959,10 @@ static int decode_bound_type(parser_t *p, tok_t t, dline_t *d)
 static void resolve_bound_col(parser_t *p, tok_t col, dline_t *d)
 {
     d->col = col;
+    if (p->on_bound) { /* a piece: the name is resolved by the parallel read */
+        d->colidx = 0;
+        return;
+    }
     d->colidx = slp_name_index_find_n(p->cols, col.s, col.len);
     if (d->colidx < 0)
         d->unknown++;
@@ -960,8 +997,12 @@ static int decode_bounds_free(parser_t *p, const tok_t *tok, int ntok, dline_t *
     if (rest == 2) {
         /* "MI col value" or "MI set col": prefer the reading whose column exists. */
         double v;
-        if (slp_mps_parse_number(r[1].s, r[1].len, &v) &&
-            slp_name_index_find_n(p->cols, r[0].s, r[0].len) >= 0) {
+        int number = slp_mps_parse_number(r[1].s, r[1].len, &v);
+        if (number && p->on_bound) {
+            p->irregular = 1; /* which reading depends on columns another rank may hold */
+            number = 0;
+        }
+        if (number && slp_name_index_find_n(p->cols, r[0].s, r[0].len) >= 0) {
             resolve_bound_col(p, r[0], d);
             d->has_value = 1;
             d->value = v;
@@ -1562,6 +1603,14 @@ static slp_err header_line(parser_t *p)
                           "blank)", (int)(key.len > 40 ? 40 : key.len), key.s);
 }
 
+/* A piece's BOUNDS line, handed to the parallel read (its column is on another rank). */
+static slp_err defer_bound(parser_t *p, const dline_t *d)
+{
+    slp_mps_bound_t b = {(int)d->btype, d->set.s, d->set.len, d->col.s, d->col.len,
+                         d->has_value, d->value};
+    return p->on_bound(p->bound_user, p->lineno, &b);
+}
+
 static slp_err data_line(parser_t *p)
 {
     switch (p->section) {
@@ -1596,7 +1645,7 @@ static slp_err data_line(parser_t *p)
     case SEC_COLUMNS: return apply_columns(p, &d);
     case SEC_RHS: return apply_rhs(p, &d);
     case SEC_RANGES: return apply_ranges(p, &d);
-    case SEC_BOUNDS: return apply_bounds(p, &d);
+    case SEC_BOUNDS: return p->on_bound ? defer_bound(p, &d) : apply_bounds(p, &d);
     default: return input_error(p, "unexpected data line");
     }
 }
@@ -1615,15 +1664,13 @@ static slp_err check_stream_end(parser_t *p)
     return SLP_OK;
 }
 
-static slp_err parse_file(parser_t *p)
+/* Lines until the end of the input, or through ENDATA (then p->section == SEC_END). */
+static slp_err parse_lines(parser_t *p)
 {
     for (;;) {
         slp_err err;
-        if (!read_line(p, &err)) {
-            if (err != SLP_OK)
-                return err;
-            break;
-        }
+        if (!read_line(p, &err))
+            return err;
         const char *s = p->line;
         if (s[0] == '*')
             continue; /* comment line */
@@ -1637,8 +1684,15 @@ static slp_err parse_file(parser_t *p)
         else
             SLP_CALL(data_line(p));
         if (p->section == SEC_END)
-            return check_stream_end(p);
+            return SLP_OK;
     }
+}
+
+static slp_err parse_file(parser_t *p)
+{
+    SLP_CALL(parse_lines(p));
+    if (p->section == SEC_END)
+        return check_stream_end(p);
     if (p->lineno == 0)
         return slp_error(SLP_ERR_INPUT, "%s: empty file", p->path);
     return input_error(p, "end of file without ENDATA (truncated file?)");
@@ -1784,33 +1838,38 @@ static slp_err finish(parser_t *p, slp_mps_result_t *out)
     return SLP_OK;
 }
 
+/* The state of a parser before its first line; the input is opened by the caller. */
+static slp_err parser_init(parser_t *p, const char *path, const slp_mps_callbacks_t *cb)
+{
+    memset(p, 0, sizeof *p);
+    p->path = path;
+    p->cb = cb;
+    p->fd = -1;
+    p->quiet = cb ? cb->quiet : 0;
+    p->sense = 1;
+    p->cur_col = -1;
+    p->buf_cap = READ_BLOCK;
+    p->buf = slp_malloc(p->buf_cap + LINE_PAD);
+    p->nul_at = NO_NUL;
+    if (!p->buf)
+        return SLP_ERR_NOMEM;
+    SLP_CALL(slp_name_index_create(1024, &p->rows));
+    return slp_name_index_create(1024, &p->cols);
+}
+
 slp_err slp_mps_parse(const char *path, const slp_mps_callbacks_t *cb, slp_mps_result_t *out)
 {
     memset(out, 0, sizeof *out);
     parser_t p;
-    memset(&p, 0, sizeof p);
-    p.path = path;
-    p.cb = cb;
-    p.quiet = cb ? cb->quiet : 0;
-    p.sense = 1;
-    p.cur_col = -1;
-    slp_err err = slp_text_in_open(path, &p.file);
-    if (err != SLP_OK && slp_interrupt_pending()) { /* a pipe with no writer yet */
-        slp_error_clear();
-        return slp_error(SLP_ERR_IO, "%s: interrupted by signal %d while opening", path,
-                         slp_interrupt_signal());
+    slp_err err = parser_init(&p, path, cb);
+    if (!err) {
+        err = slp_text_in_open(path, &p.file);
+        if (err != SLP_OK && slp_interrupt_pending()) { /* a pipe with no writer yet */
+            slp_error_clear();
+            err = slp_error(SLP_ERR_IO, "%s: interrupted by signal %d while opening", path,
+                            slp_interrupt_signal());
+        }
     }
-    if (err != SLP_OK)
-        return err;
-    p.buf_cap = READ_BLOCK;
-    p.buf = slp_malloc(p.buf_cap + LINE_PAD);
-    p.nul_at = NO_NUL;
-    if (!p.buf)
-        err = SLP_ERR_NOMEM;
-    if (!err)
-        err = slp_name_index_create(1024, &p.rows);
-    if (!err)
-        err = slp_name_index_create(1024, &p.cols);
     if (!err)
         err = parse_file(&p);
     if (!err)
@@ -1819,4 +1878,107 @@ slp_err slp_mps_parse(const char *path, const slp_mps_callbacks_t *cb, slp_mps_r
         slp_mps_result_free(out);
     parser_free(&p);
     return err;
+}
+
+/* ---------------------------------------------------------------------------
+ * 7. pieces of a parallel read (mps_parse.h)
+ * ------------------------------------------------------------------------- */
+
+struct slp_mps_pieces {
+    parser_t p;
+};
+
+slp_err slp_mps_pieces_open(const char *path, const slp_mps_callbacks_t *cb,
+                            slp_mps_pieces_t **out)
+{
+    *out = slp_calloc(1, sizeof **out);
+    if (!*out)
+        return SLP_ERR_NOMEM;
+    parser_t *p = &(*out)->p;
+    slp_err err = parser_init(p, path, cb);
+    p->quiet = 1;
+    if (!err && (p->fd = open(path, O_RDONLY)) < 0)
+        err = slp_error(SLP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    if (err)
+        slp_mps_pieces_close(out);
+    return err;
+}
+
+void slp_mps_pieces_defer_bounds(slp_mps_pieces_t *pc, slp_mps_bound_fn fn, void *user)
+{
+    pc->p.on_bound = fn;
+    pc->p.bound_user = user;
+}
+
+slp_err slp_mps_pieces_read(slp_mps_pieces_t *pc, int64_t begin, int64_t end,
+                            int64_t lines_before)
+{
+    parser_t *p = &pc->p;
+    p->pos = begin;
+    p->limit = end;
+    p->read_errno = 0;
+    p->buf_start = p->buf_end = 0;
+    p->buf_eof = 0;
+    p->nul_at = NO_NUL;
+    p->lineno = lines_before;
+    p->cur_col = -1; /* a piece never continues the run of a column */
+    SLP_CALL(parse_lines(p));
+    if (p->section == SEC_END) /* the layout leaves ENDATA out of every piece */
+        p->irregular = 1;
+    return SLP_OK;
+}
+
+slp_err slp_mps_pieces_apply_bound(slp_mps_pieces_t *pc, int64_t col, const slp_mps_bound_t *b,
+                                   int64_t line)
+{
+    parser_t *p = &pc->p;
+    dline_t d;
+    init_dline(&d, NULL, NULL, NULL);
+    d.btype = (bound_type_t)b->type;
+    d.col.s = p->col_names[col];
+    d.col.len = strlen(d.col.s);
+    d.colidx = col;
+    d.has_value = b->has_value;
+    d.value = b->value;
+    p->lineno = line;
+    return apply_bounds(p, &d); /* the set was checked by the caller: d.set is empty */
+}
+
+char *const *slp_mps_pieces_columns(const slp_mps_pieces_t *pc, int64_t *n)
+{
+    *n = pc->p.n;
+    return pc->p.col_names;
+}
+
+void slp_mps_pieces_drop_column_index(slp_mps_pieces_t *pc)
+{
+    slp_name_index_destroy(&pc->p.cols);
+}
+
+int64_t slp_mps_pieces_irregular(const slp_mps_pieces_t *pc)
+{
+    int64_t count = pc->p.irregular;
+    for (int k = 0; k < W_COUNT; k++)
+        count += pc->p.warn_count[k];
+    return count;
+}
+
+slp_err slp_mps_pieces_result(slp_mps_pieces_t *pc, slp_mps_result_t *out)
+{
+    memset(out, 0, sizeof *out);
+    slp_err err = finish(&pc->p, out);
+    if (err)
+        slp_mps_result_free(out);
+    return err;
+}
+
+void slp_mps_pieces_close(slp_mps_pieces_t **pc)
+{
+    if (!*pc)
+        return;
+    if ((*pc)->p.fd >= 0)
+        close((*pc)->p.fd);
+    parser_free(&(*pc)->p);
+    free(*pc);
+    *pc = NULL;
 }

@@ -105,6 +105,46 @@ int slp_mps_parse_number(const char *text, size_t len, double *out);
  * with slp_mps_parse_number's exact path for plain decimals (the LP reader's numbers). */
 double slp_parse_number_prefix(const char *p, char **end);
 
+/* Pieces of a parallel read (grid/read_parallel.c, docs/parallel-input.md). One parser
+ * reads byte ranges of a plain file in turn, keeping its state (section, rows, this
+ * rank's columns) from range to range; it prints nothing, and counts what the one-process
+ * reader would warn about, so that the caller can leave such a file to that reader. */
+typedef struct slp_mps_pieces slp_mps_pieces_t;
+
+/* A BOUNDS line as read, its column not looked up. type: 0..8 for UP LO FX FR MI PL BV
+ * LI UI; set and col point into the line (valid during the callback). */
+typedef struct slp_mps_bound {
+    int type;
+    const char *set;
+    size_t set_len;
+    const char *col;
+    size_t col_len;
+    int has_value;
+    double value;
+} slp_mps_bound_t;
+typedef slp_err (*slp_mps_bound_fn)(void *user, int64_t line, const slp_mps_bound_t *b);
+
+slp_err slp_mps_pieces_open(const char *path, const slp_mps_callbacks_t *cb,
+                            slp_mps_pieces_t **out);
+/* Parse bytes [begin, end) (whole lines), the first of them line lines_before + 1. */
+slp_err slp_mps_pieces_read(slp_mps_pieces_t *pc, int64_t begin, int64_t end,
+                            int64_t lines_before);
+/* From now on BOUNDS lines go to fn instead of being applied. */
+void slp_mps_pieces_defer_bounds(slp_mps_pieces_t *pc, slp_mps_bound_fn fn, void *user);
+/* Apply a deferred bound to column `col` of this parser, as read on `line`. */
+slp_err slp_mps_pieces_apply_bound(slp_mps_pieces_t *pc, int64_t col, const slp_mps_bound_t *b,
+                                   int64_t line);
+/* The names of this parser's columns so far (numbered from 0 in order of appearance). */
+char *const *slp_mps_pieces_columns(const slp_mps_pieces_t *pc, int64_t *n);
+/* Free the index of this parser's column names (after its COLUMNS piece, with BOUNDS
+ * lines deferred: nothing looks a column up any more). */
+void slp_mps_pieces_drop_column_index(slp_mps_pieces_t *pc);
+/* Warnings counted so far plus lines this parser cannot decide alone (0: none). */
+int64_t slp_mps_pieces_irregular(const slp_mps_pieces_t *pc);
+/* The rows and this parser's columns, as slp_mps_parse gives them (once, at the end). */
+slp_err slp_mps_pieces_result(slp_mps_pieces_t *pc, slp_mps_result_t *out);
+void slp_mps_pieces_close(slp_mps_pieces_t **pc);
+
 /* |value| >= SLP_MPS_INF means infinite (the MPS convention). */
 #define SLP_MPS_INF 1e20
 

@@ -42,6 +42,10 @@ static const slp_option_t TABLE[] = {
     {"grid", NULL, SLP_OPT_GRID, RUN(grid), 0, 0, NULL, NULL, "distribution", "RxC",
      "process grid for MPS or in-memory input (0x0: the most square for the rank count; auto: "
      "the R x C with the smallest modelled peak of the largest rank, docs/memory.md)"},
+    {"parallel-read", NULL, SLP_OPT_CHOICE, RUN(parallel_read), 0, 0, "auto|on|off", NULL,
+     "distribution", "WHEN",
+     "every rank reads its part of a plain MPS file (auto: with more than one rank; on: also "
+     "with one; files it cannot split go through rank 0 as with off; docs/parallel-input.md)"},
     {"comm", NULL, SLP_OPT_CHOICE, SOLVER(comm_support), 0, 0, "dense|support", NULL,
      "distribution", "PLAN", "communication plan of the products (docs/comm-support.md)"},
     {"backend", NULL, SLP_OPT_CHOICE, RUN(backend), 0, 0, SLP_BACKEND_CHOICES, NULL,

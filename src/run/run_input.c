@@ -9,6 +9,7 @@
 #include "core/interrupt.h"
 #include "core/log.h"
 #include "grid/distribute.h"
+#include "grid/read_parallel.h"
 #include "io/input_format.h"
 #include "io/solution_text.h"
 
@@ -234,10 +235,54 @@ static slp_err auto_grid(const slp_model_t *model, slp_grid_t **grid)
     return slp_comm_agree(world, slp_grid_create(shape[0], shape[1], grid));
 }
 
+/* The parallel reader takes a model file when the option asks for it, the file is MPS,
+ * the grid is known before reading (not --grid auto) and no output needs the names on
+ * rank 0 (--sol, --start). */
+static int parallel_read_wanted(const char *path, const slp_model_t *given, const slp_grid_t *grid,
+                                const slp_run_options_t *o)
+{
+    slp_input_format format;
+    if (!path || given || !grid || o->parallel_read == 2 || o->sol_path || o->start_path ||
+        (o->parallel_read == 0 && grid->size == 1))
+        return 0;
+    if (slp_input_format_of(path, &format) != SLP_OK) {
+        slp_error_clear(); /* the one-process reader says it */
+        return 0;
+    }
+    return format == SLP_INPUT_MPS;
+}
+
+/* Every rank reads its part of the file (grid/read_parallel.h); *done = 0 when the file
+ * is left to rank 0. */
+static slp_err read_in_parallel(slp_grid_t *grid, const char *path, slp_local_problem_t *lp,
+                                slp_run_info_t *info, int *done)
+{
+    slp_read_parallel_info_t pi;
+    slp_interrupt_reads_interruptible(1);
+    slp_interrupt_graceful(1);
+    slp_err rc = slp_read_parallel(grid, path, lp, &pi, done);
+    slp_interrupt_graceful(0);
+    slp_interrupt_reads_interruptible(0);
+    if (rc != SLP_OK || !*done)
+        return rc;
+    info->model_name = pi.name;
+    char source[64];
+    snprintf(source, sizeof source, ", read by %d rank%s in parallel", grid->size,
+             grid->size == 1 ? "" : "s");
+    log_model(pi.name, pi.m, pi.n, pi.nnz, pi.sense, source);
+    return SLP_OK;
+}
+
 slp_err slp_run_distribute(slp_grid_t **grid, const char *path, const slp_model_t *given,
                            const slp_run_options_t *o, slp_local_problem_t *lp,
                            slp_run_info_t *info, double **start_x, double **start_y)
 {
+    if (parallel_read_wanted(path, given, *grid, o)) {
+        int done = 0;
+        slp_err rc = read_in_parallel(*grid, path, lp, info, &done);
+        if (rc != SLP_OK || done)
+            return rc;
+    }
     slp_model_t *owned = NULL;
     const slp_model_t *model = NULL;
     slp_err rc = SLP_OK;

@@ -18,6 +18,7 @@ typedef enum { SLP_BACKEND_CPU = 0, SLP_BACKEND_CUDA = 1, SLP_BACKEND_GUARDED = 
 typedef struct slp_run_options {
     slp_settings_t solver;  /* the method's settings (defaults: slp_settings_default) */
     int grid[2];            /* R x C for MPS or in-memory input; 0 x 0 = from the rank count */
+    int parallel_read;      /* MPS input under MPI: 0 auto (more than one rank), 1 on, 2 off */
     int backend;            /* slp_backend_kind */
     int relax;              /* integer columns solved as continuous (else refused) */
     int crossover;          /* a vertex solution by HiGHS's crossover (not in this build) */

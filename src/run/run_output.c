@@ -145,8 +145,7 @@ static slp_err write_text_solution(slp_grid_t *grid, const slp_local_problem_t *
     return rc;
 }
 
-/* Peak resident set size of this process in bytes. */
-static int64_t peak_rss_bytes(void)
+int64_t slp_peak_rss_bytes(void)
 {
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) != 0)
@@ -220,8 +219,8 @@ static void write_matrix(slp_json_t *j, const slp_result_t *res)
 }
 
 static slp_err write_json(const char *path, const slp_result_t *res, const slp_run_info_t *info,
-                          const int64_t *rss, const int64_t *nnz, const int64_t *modelled,
-                          int ranks, double total)
+                          const int64_t *rss, const int64_t *read_rss, const int64_t *nnz,
+                          const int64_t *modelled, int ranks, double total)
 {
     slp_out_file_t out;
     SLP_CALL(slp_out_open(&out, path, "JSON summary", 0));
@@ -296,6 +295,7 @@ static slp_err write_json(const char *path, const slp_result_t *res, const slp_r
     slp_json_close_object(&j);
     slp_json_close_object(&j);
     slp_json_int_array(&j, "peak_rss_bytes", rss, ranks);
+    slp_json_int_array(&j, "read_peak_rss_bytes", read_rss, ranks);
     slp_json_int_array(&j, "nnz_per_rank", nnz, ranks);
     write_memory(&j, info, rss, modelled, ranks);
     write_matrix(&j, res);
@@ -320,8 +320,10 @@ slp_err slp_write_outputs(slp_grid_t *grid, const slp_local_problem_t *lp,
         first = first != SLP_OK ? first : rc;
     }
 
-    int64_t *rss = NULL, *nnz = NULL, *modelled = NULL;
-    rc = gather_per_rank(grid, peak_rss_bytes(), &rss);
+    int64_t *rss = NULL, *read_rss = NULL, *nnz = NULL, *modelled = NULL;
+    rc = gather_per_rank(grid, slp_peak_rss_bytes(), &rss);
+    if (rc == SLP_OK)
+        rc = gather_per_rank(grid, info->read_peak_rss, &read_rss);
     if (rc == SLP_OK)
         rc = gather_per_rank(grid, info->local_nnz, &nnz);
     if (rc == SLP_OK)
@@ -331,9 +333,10 @@ slp_err slp_write_outputs(slp_grid_t *grid, const slp_local_problem_t *lp,
     if (rc == SLP_OK && grid->rank == 0) {
         log_final_block(res, info, total);
         if (json_path)
-            rc = write_json(json_path, res, info, rss, nnz, modelled, grid->size, total);
+            rc = write_json(json_path, res, info, rss, read_rss, nnz, modelled, grid->size, total);
     }
     free(rss);
+    free(read_rss);
     free(nnz);
     free(modelled);
     return first != SLP_OK ? first : rc;

@@ -19,6 +19,7 @@ typedef struct slp_run_info {
     const char *backend;
     double t_start;         /* wall clock at program start */
     double read_seconds;    /* reading (and distributing) the problem, warm start included */
+    int64_t read_peak_rss;  /* this rank's peak resident bytes when the input phase ended */
     /* Names for the text solution, rank 0 only (MPS path: kept from the model;
      * NULL means generated names). Owned. */
     char **row_names, **col_names;
@@ -30,6 +31,9 @@ typedef struct slp_run_info {
 
 /* Free the owned parts of info. */
 void slp_run_info_free(slp_run_info_t *info);
+
+/* Peak resident set size of this process in bytes (-1 when unknown). */
+int64_t slp_peak_rss_bytes(void);
 
 slp_err slp_write_outputs(slp_grid_t *grid, const slp_local_problem_t *lp,
                           const slp_result_t *res, const slp_run_info_t *info,

@@ -9,6 +9,7 @@
 #include "backend/backend.h"
 #include "core/log.h"
 #include "core/timer.h"
+#include "grid/fingerprint.h"
 #include "io/input_format.h"
 #include "io/out_file.h"
 #include "run/run_input.h"
@@ -120,6 +121,11 @@ static slp_err load(slp_session_t *s, const slp_run_input_t *in)
         rc = slp_run_distribute(&s->grid, s->path, in->model, &s->opt, &s->lp, &s->info,
                                 &start_x, &start_y);
     rc = slp_comm_agree(slp_comm_world(), rc);
+    if (rc == SLP_OK && s->opt.verbosity >= 2) {
+        uint64_t fp = 0;
+        rc = slp_model_fingerprint(s->grid, &s->lp, &fp);
+        slp_log("Model fingerprint: %016llx\n", (unsigned long long)fp);
+    }
     const double *x0 = in->x0 ? in->x0 : start_x;
     const double *y0 = in->x0 || in->y0 ? in->y0 : start_y;
     if (rc == SLP_OK)
@@ -128,6 +134,7 @@ static slp_err load(slp_session_t *s, const slp_run_input_t *in)
     free(start_x);
     free(start_y);
     s->info.read_seconds = slp_wall_seconds() - t0;
+    s->info.read_peak_rss = slp_peak_rss_bytes();
     return rc;
 }
 

@@ -388,16 +388,3 @@ void slp_dir_discard(const char *tmp)
     closedir(d);
     rmdir(tmp);
 }
-
-int slp_shard_block_of(const int64_t *off, int parts, int64_t g)
-{
-    int lo = 0, hi = parts - 1;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (off[mid] <= g)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}

@@ -90,7 +90,5 @@ void slp_mjson_write_files(FILE *f, const slp_shard_file_t *files, int64_t nfile
 /* Write DIR/manifest.json (via a .tmp file and rename). */
 slp_err slp_shard_manifest_write(const char *dir, const slp_shard_manifest_t *man);
 
-/* Index of the block holding global index g in off[0..parts]. */
-int slp_shard_block_of(const int64_t *off, int parts, int64_t g);
 
 #endif

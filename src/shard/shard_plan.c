@@ -44,7 +44,7 @@ static slp_err batch_entry(void *user, int64_t i, int64_t j, double v)
     (void)v;
     for (int k = 0; k < b->count; k++) {
         cand_t *cd = &b->cand[k];
-        int r = slp_shard_block_of(cd->row_off, cd->R, i), c = slp_shard_block_of(cd->col_off, cd->C, j);
+        int r = slp_block_of(cd->row_off, cd->R, i), c = slp_block_of(cd->col_off, cd->C, j);
         cd->nnz[(int64_t)r * cd->C + c]++;
     }
     return SLP_OK;

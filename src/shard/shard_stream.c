@@ -144,8 +144,8 @@ static slp_err bucket_entry(void *user, int64_t i, int64_t j, double v)
     if (i < 0 || i >= man->m || j < 0 || j >= man->n)
         return slp_error(SLP_ERR_INPUT, "matrix entry (%lld, %lld) out of range in the second pass",
                          (long long)i, (long long)j);
-    int64_t b = (int64_t)slp_shard_block_of(man->row_off, man->R, i) * man->C +
-                slp_shard_block_of(man->col_off, man->C, j);
+    int64_t b = (int64_t)slp_block_of(man->row_off, man->R, i) * man->C +
+                slp_block_of(man->col_off, man->C, j);
     bucket_rec_t *rec = &bk->buf[b * bk->cap + bk->used[b]++];
     rec->i = i;
     rec->j = j;

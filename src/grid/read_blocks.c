@@ -1,0 +1,276 @@
+/* Cuts and blocks of the parallel MPS reader (grid/read_internal.h,
+ * docs/parallel-input.md): the pieces' entries and column values go to the ranks of
+ * their blocks and slices. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid/read_internal.h"
+
+slp_err slp_read_grow(void *array, int64_t *cap, int64_t need, size_t elem)
+{
+    if (need <= *cap)
+        return SLP_OK;
+    int64_t cap2 = *cap ? 2 * *cap : 1024;
+    while (cap2 < need)
+        cap2 *= 2;
+    void *bigger = realloc(*(void **)array, (size_t)cap2 * elem);
+    if (!bigger)
+        return slp_error(SLP_ERR_NOMEM, "out of memory reading the model in parallel");
+    *(void **)array = bigger;
+    *cap = cap2;
+    return SLP_OK;
+}
+
+slp_err slp_read_all_ranks(slp_comm_t *comm, slp_err rc, int ok, int *all)
+{
+    *all = 0;
+    SLP_CALL(slp_comm_agree(comm, rc));
+    int64_t bad = !ok;
+    SLP_CALL(slp_comm_max_i64(comm, &bad, 1));
+    *all = bad == 0;
+    return SLP_OK;
+}
+
+/* ---- cuts -------------------------------------------------------------------------- */
+
+/* slp_balanced_cuts over all columns, each rank holding the weights of its piece's
+ * columns [col_start[me], col_start[me + 1]). The serial loop gives off[p] =
+ * max(off[p-1], min(F(t_p), len - (parts - p))) with F(t) the first k whose prefix
+ * sum of weight + 1 reaches t: each rank finds F in its range, the smallest wins. */
+static slp_err column_cuts(reader_t *rd, const int64_t *weight, int parts, int64_t *off)
+{
+    int64_t n_mine = rd->col_start[rd->me + 1] - rd->col_start[rd->me];
+    int64_t len = rd->col_start[rd->P], sum = 0;
+    for (int64_t j = 0; j < n_mine; j++)
+        sum += weight[j] + 1;
+    int64_t *sums = malloc(sizeof *sums * (size_t)rd->P);
+    int64_t *first = malloc(sizeof *first * (size_t)(parts + 1));
+    slp_err rc = slp_comm_allgather(rd->comm, sums && first ? SLP_OK : SLP_ERR_NOMEM, &sum,
+                                    sizeof sum, sums);
+    if (rc != SLP_OK) {
+        free(sums);
+        free(first);
+        return rc;
+    }
+    int64_t before = 0, total = 0;
+    for (int k = 0; k < rd->P; k++) {
+        before += k < rd->me ? sums[k] : 0;
+        total += sums[k];
+    }
+    for (int p = 1; p < parts; p++) {
+        int64_t target = (int64_t)((double)total * p / parts), acc = before;
+        first[p] = -INT64_MAX; /* negated: the max over ranks is the smallest k */
+        for (int64_t j = 0; j <= n_mine; j++) {
+            if (acc >= target) {
+                first[p] = -(rd->col_start[rd->me] + j);
+                break;
+            }
+            if (j < n_mine)
+                acc += weight[j] + 1;
+        }
+    }
+    if (rc == SLP_OK && parts > 1)
+        rc = slp_comm_max_i64(rd->comm, first + 1, parts - 1);
+    off[0] = 0;
+    for (int p = 1; rc == SLP_OK && p < parts; p++) {
+        int64_t f = first[p] == -INT64_MAX ? len : -first[p], max_k = len - (parts - p);
+        int64_t k = f < max_k ? f : max_k;
+        off[p] = k > off[p - 1] ? k : off[p - 1];
+    }
+    off[parts] = len;
+    free(sums);
+    free(first);
+    return rc;
+}
+
+typedef struct { /* an entry on its way to its block, in block-local numbers */
+    int32_t row, col;
+    double val;
+} block_entry_t;
+
+/* The rank of the block of this piece's entry k. */
+static int entry_dest(const reader_t *rd, const slp_grid_t *grid, const int64_t *row_off,
+                      const int64_t *col_off, int64_t k)
+{
+    int64_t g = rd->col_start[rd->me] + rd->ent[k].col;
+    int r = slp_block_of(row_off, grid->R, rd->ent[k].row);
+    return r * grid->C + slp_block_of(col_off, grid->C, g);
+}
+
+/* Send every entry to the rank of its block (the piece's entries are freed); *in gets
+ * this rank's, in increasing column order (pieces in rank order, columns in order within
+ * a piece). */
+static slp_err send_entries(reader_t *rd, const slp_grid_t *grid, const int64_t *row_off,
+                            const int64_t *col_off, block_entry_t **in, int64_t *count)
+{
+    int64_t *at = calloc((size_t)rd->P + 1, sizeof *at);
+    block_entry_t *out = malloc(sizeof *out * (size_t)(rd->n_ent + 1));
+    slp_err rc = at && out ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
+    for (int64_t k = 0; rc == SLP_OK && k < rd->n_ent; k++)
+        at[entry_dest(rd, grid, row_off, col_off, k) + 1]++;
+    for (int d = 0; rc == SLP_OK && d < rd->P; d++)
+        at[d + 1] += at[d];
+    for (int64_t k = 0; rc == SLP_OK && k < rd->n_ent; k++) {
+        const entry_t *e = &rd->ent[k];
+        int d = entry_dest(rd, grid, row_off, col_off, k), r = d / grid->C, c = d % grid->C;
+        out[at[d]++] = (block_entry_t){(int32_t)(e->row - row_off[r]),
+                                       (int32_t)(rd->col_start[rd->me] + e->col - col_off[c]),
+                                       e->val};
+    }
+    free(rd->ent); /* the entries live on in `out` */
+    rd->ent = NULL;
+    rd->n_ent = rd->cap_ent = 0;
+    for (int d = rd->P - 1; rc == SLP_OK && d > 0; d--) /* ends to counts */
+        at[d] -= at[d - 1];
+    rc = slp_comm_agree(rd->comm, rc);
+    if (rc == SLP_OK)
+        rc = slp_comm_exchange(rd->comm, out, at, sizeof *out, (void **)in, count);
+    free(out);
+    free(at);
+    return rc;
+}
+
+/* Columns [lo, hi) of piece `piece` that fall in [a, b). */
+static void overlap(const reader_t *rd, int piece, int64_t a, int64_t b, int64_t *lo, int64_t *hi)
+{
+    *lo = rd->col_start[piece] > a ? rd->col_start[piece] : a;
+    *hi = rd->col_start[piece + 1] < b ? rd->col_start[piece + 1] : b;
+    if (*hi < *lo)
+        *hi = *lo;
+}
+
+/* One column vector of the pieces (*piece, freed here) into the slice `slice` of the
+ * ranks of each grid column: the pieces send to the ranks (0, c), in column order, which
+ * pass the slice on to their grid column. */
+static slp_err send_column_vector(reader_t *rd, const slp_grid_t *grid, const int64_t *col_off,
+                                  double **piece, double *slice)
+{
+    int64_t *per = calloc((size_t)rd->P, sizeof *per);
+    slp_err rc = per ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
+    for (int c = 0; rc == SLP_OK && c < grid->C; c++) { /* the pieces' columns are in order */
+        int64_t lo, hi;
+        overlap(rd, rd->me, col_off[c], col_off[c + 1], &lo, &hi);
+        per[c] = hi - lo; /* rank (0, c) is world rank c */
+    }
+    rc = slp_comm_agree(rd->comm, rc);
+    double *in = NULL;
+    int64_t count = 0;
+    if (rc == SLP_OK)
+        rc = slp_comm_exchange(rd->comm, *piece, per, sizeof(double), (void **)&in, &count);
+    free(*piece);
+    *piece = NULL;
+    int64_t n_loc = col_off[grid->c + 1] - col_off[grid->c];
+    if (rc == SLP_OK && grid->r == 0 && count != n_loc)
+        rc = slp_error(SLP_ERR_INTERNAL, "parallel read: %lld of %lld column values arrived",
+                       (long long)count, (long long)n_loc);
+    if (rc == SLP_OK && grid->r == 0 && n_loc > 0)
+        memcpy(slice, in, sizeof(double) * (size_t)n_loc);
+    free(in);
+    rc = slp_comm_agree(rd->comm, rc);
+    if (rc == SLP_OK)
+        rc = slp_comm_bcast(grid->col_comm, slice, n_loc * (int64_t)sizeof(double), 0);
+    free(per);
+    return rc;
+}
+
+/* This rank's block from the entries sent to it: placed row by row in arrival order,
+ * which keeps each row's columns sorted, as slp_extract_block does. */
+static slp_err fill_block(const block_entry_t *e, int64_t n_e, slp_local_problem_t *out)
+{
+    slp_csr_free(&out->A);
+    SLP_CALL(slp_csr_create(out->m_loc, out->n_loc, n_e, &out->A));
+    slp_csr_t *a = &out->A;
+    memset(a->row_ptr, 0, sizeof *a->row_ptr * (size_t)(out->m_loc + 1));
+    for (int64_t k = 0; k < n_e; k++)
+        a->row_ptr[e[k].row + 1]++;
+    for (int64_t i = 0; i < out->m_loc; i++)
+        a->row_ptr[i + 1] += a->row_ptr[i];
+    for (int64_t k = 0; k < n_e; k++) {
+        int64_t at = a->row_ptr[e[k].row]++;
+        a->col_idx[at] = e[k].col;
+        a->val[at] = e[k].val;
+    }
+    for (int64_t i = out->m_loc; i > 0; i--)
+        a->row_ptr[i] = a->row_ptr[i - 1];
+    a->row_ptr[0] = 0;
+    return SLP_OK;
+}
+
+/* The local problem's frame: sizes, cuts, the row slice (every rank has the rows). */
+static slp_err frame(const slp_grid_t *grid, const int64_t *row_off, const int64_t *col_off,
+                     const slp_mps_result_t *res, slp_local_problem_t *out)
+{
+    int64_t m_loc = row_off[grid->r + 1] - row_off[grid->r];
+    int64_t n_loc = col_off[grid->c + 1] - col_off[grid->c];
+    SLP_CALL(slp_local_problem_alloc(out, grid->R, grid->C, m_loc, n_loc, 0));
+    memcpy(out->row_off, row_off, sizeof *row_off * (size_t)(grid->R + 1));
+    memcpy(out->col_off, col_off, sizeof *col_off * (size_t)(grid->C + 1));
+    if (m_loc > 0) {
+        memcpy(out->lc, res->lc + row_off[grid->r], sizeof(double) * (size_t)m_loc);
+        memcpy(out->uc, res->uc + row_off[grid->r], sizeof(double) * (size_t)m_loc);
+    }
+    out->m = res->m;
+    out->r = grid->r;
+    out->c = grid->c;
+    out->row_lo = row_off[grid->r];
+    out->col_lo = col_off[grid->c];
+    out->sense = res->sense;
+    out->obj_const = res->obj_const;
+    return SLP_OK;
+}
+
+slp_err slp_read_distribute(reader_t *rd, slp_grid_t *grid, slp_mps_result_t *res,
+                            slp_local_problem_t *out)
+{
+    int64_t m = res->m, n_mine = res->n;
+    int64_t *row_count = calloc((size_t)m + 1, sizeof *row_count);
+    int64_t *col_count = calloc((size_t)n_mine + 1, sizeof *col_count);
+    int64_t *cuts = calloc((size_t)(grid->R + grid->C + 2), sizeof *cuts);
+    slp_err rc = row_count && col_count && cuts ? SLP_OK
+                                                : slp_error(SLP_ERR_NOMEM, "out of memory");
+    int64_t *row_off = cuts, *col_off = cuts + grid->R + 1;
+    for (int64_t k = 0; rc == SLP_OK && k < rd->n_ent; k++) {
+        row_count[rd->ent[k].row]++;
+        col_count[rd->ent[k].col]++;
+    }
+    rc = slp_comm_agree(rd->comm, rc);
+    if (rc == SLP_OK)
+        rc = slp_comm_sum_i64(rd->comm, row_count, m);
+    if (rc == SLP_OK) {
+        slp_balanced_cuts(row_count, m, grid->R, row_off);
+        rc = column_cuts(rd, col_count, grid->C, col_off);
+    }
+    free(row_count);
+    free(col_count);
+    int ok = 0;
+    if (rc == SLP_OK) /* a block's column indices are 32-bit (slp_extract_block) */
+        for (int c = 0; c < grid->C; c++)
+            if (col_off[c + 1] - col_off[c] > INT32_MAX)
+                rd->irregular = 1;
+    rc = slp_read_all_ranks(rd->comm, rc, !rd->irregular, &ok);
+    int64_t nnz = rd->n_ent, n_e = 0;
+    if (rc == SLP_OK && ok)
+        rc = slp_comm_sum_i64(rd->comm, &nnz, 1);
+    if (rc == SLP_OK && ok)
+        rc = slp_comm_agree(rd->comm, frame(grid, row_off, col_off, res, out));
+    if (rc == SLP_OK && ok)
+        rc = send_column_vector(rd, grid, col_off, &res->c, out->obj);
+    if (rc == SLP_OK && ok)
+        rc = send_column_vector(rd, grid, col_off, &res->lv, out->lv);
+    if (rc == SLP_OK && ok)
+        rc = send_column_vector(rd, grid, col_off, &res->uv, out->uv);
+    block_entry_t *e = NULL;
+    if (rc == SLP_OK && ok)
+        rc = send_entries(rd, grid, row_off, col_off, &e, &n_e);
+    if (rc == SLP_OK && ok) {
+        rc = fill_block(e, n_e, out);
+        out->n = rd->col_start[rd->P];
+        out->nnz = nnz;
+    }
+    free(e);
+    free(cuts);
+    if (rc == SLP_OK && !ok)
+        rd->irregular = 1;
+    return rc;
+}
+

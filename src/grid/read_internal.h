@@ -1,0 +1,61 @@
+/* What the two files of the parallel MPS reader share (docs/parallel-input.md):
+ * grid/read_parallel.c (pieces, names, bounds) and grid/read_blocks.c (cuts, blocks). */
+#ifndef SLP_READ_INTERNAL_H
+#define SLP_READ_INTERNAL_H
+
+#include <stdint.h>
+
+#include "core/local_problem.h"
+#include "grid/grid.h"
+#include "io/mps_parse.h"
+
+#define SET_BYTES 64
+
+typedef struct { /* a matrix entry of this rank's piece */
+    int32_t row, col; /* global row, column of the piece */
+    double val;
+} entry_t;
+
+typedef struct { /* a BOUNDS line of this rank's piece, its column name in `names` */
+    int64_t key; /* piece << 40 | line: the order of the lines in the file */
+    int64_t name_at, name_len;
+    int32_t type, has_value;
+    double value;
+} bound_line_t;
+
+typedef struct { /* the first set name of a piece's BOUNDS lines */
+    char name[SET_BYTES];
+    int32_t len, mixed;
+} set_rec_t;
+
+typedef struct {
+    int P, me;
+    slp_comm_t *comm;
+    slp_mps_pieces_t *pc;
+    int irregular; /* the file goes to the one-process reader */
+    entry_t *ent;
+    int64_t n_ent, cap_ent;
+    bound_line_t *bnd;
+    int64_t n_bnd, cap_bnd;
+    char *names;
+    int64_t names_len, names_cap;
+    set_rec_t set;
+    int64_t *col_start; /* [P + 1] first global column of each piece */
+    double t[4];        /* wall clock at the ends of the phases, for the log */
+} reader_t;
+
+/* Grow *array (of elem-byte items, *cap of them) to hold need items. */
+slp_err slp_read_grow(void *array, int64_t *cap, int64_t need, size_t elem);
+
+/* *all = 1 when `ok` on every rank. Collective; `rc` is this rank's status so far, and a
+ * failure on any rank is returned on all (no rank goes on to wait for one that stopped). */
+slp_err slp_read_all_ranks(slp_comm_t *comm, slp_err rc, int ok, int *all);
+
+/* Cuts by nonzeros as slp_model_cuts makes them, then the column vectors and the entries
+ * to the ranks of their slices and blocks: *out as slp_distribute_model gives it (before
+ * the canonical bounds). res's column vectors and the piece's entries are freed on the
+ * way. Collective; sets rd->irregular (on all ranks) when a block is too wide. */
+slp_err slp_read_distribute(reader_t *rd, slp_grid_t *grid, slp_mps_result_t *res,
+                            slp_local_problem_t *out);
+
+#endif

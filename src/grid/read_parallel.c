@@ -1,0 +1,535 @@
+/* Reading one MPS file on every rank (grid/read_parallel.h, docs/parallel-input.md).
+ *
+ * Every rank parses the head (NAME to the COLUMNS header: the rows), its piece of
+ * COLUMNS, the RHS and RANGES sections, and its piece of BOUNDS. Columns are numbered by
+ * piece, then in order; a directory of the column names' hashes, spread over the ranks
+ * by hash, finds names that appear in two pieces and the columns of BOUNDS lines.
+ * Entries and column values then go to the ranks of their blocks (grid/read_blocks.c).
+ * Whatever the one-process reader would warn about or refuse makes every rank give up
+ * (*done = 0) before anything is printed; that reader then reads the file and says why. */
+#include "grid/read_parallel.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/log.h"
+#include "core/name_index.h"
+#include "core/timer.h"
+#include "grid/read_internal.h"
+#include "grid/read_layout.h"
+
+typedef struct { /* a bound resolved to its column, sent to the column's piece */
+    int64_t col, key;
+    int32_t type, has_value;
+    double value;
+} bound_rec_t;
+
+static slp_err on_entry(void *user, int64_t col, int64_t row, double value)
+{
+    reader_t *rd = user;
+    if (col > INT32_MAX || row > INT32_MAX) {
+        rd->irregular = 1; /* beyond this reader's record: the one-process reader takes it */
+        return SLP_ERR_INPUT;
+    }
+    SLP_CALL(slp_read_grow(&rd->ent, &rd->cap_ent, rd->n_ent + 1, sizeof *rd->ent));
+    rd->ent[rd->n_ent++] = (entry_t){(int32_t)row, (int32_t)col, value};
+    return SLP_OK;
+}
+
+/* The set rule of the BOUNDS section: only the first named set counts; a piece that
+ * names two sets, or another set than the first piece, is left to the one-process
+ * reader (which warns). */
+static void note_set(reader_t *rd, const slp_mps_bound_t *b)
+{
+    if (b->set_len == 0)
+        return;
+    if (rd->set.len == 0) {
+        if (b->set_len >= SET_BYTES) {
+            rd->irregular = 1;
+            return;
+        }
+        memcpy(rd->set.name, b->set, b->set_len);
+        rd->set.len = (int32_t)b->set_len;
+    } else if ((size_t)rd->set.len != b->set_len || memcmp(rd->set.name, b->set, b->set_len)) {
+        rd->set.mixed = 1;
+    }
+}
+
+static slp_err on_bound(void *user, int64_t line, const slp_mps_bound_t *b)
+{
+    reader_t *rd = user;
+    note_set(rd, b);
+    SLP_CALL(slp_read_grow(&rd->bnd, &rd->cap_bnd, rd->n_bnd + 1, sizeof *rd->bnd));
+    SLP_CALL(slp_read_grow(&rd->names, &rd->names_cap, rd->names_len + (int64_t)b->col_len, 1));
+    rd->bnd[rd->n_bnd++] = (bound_line_t){(int64_t)rd->me << 40 | line, rd->names_len,
+                                          (int64_t)b->col_len, b->type, b->has_value, b->value};
+    memcpy(rd->names + rd->names_len, b->col, b->col_len);
+    rd->names_len += (int64_t)b->col_len;
+    return SLP_OK;
+}
+
+/* ---- files and pieces ------------------------------------------------------------- */
+
+/* A regular file without a compression's magic bytes: its size, else -1. */
+static int64_t plain_size(int fd)
+{
+    struct stat st;
+    unsigned char m[6] = {0};
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return -1;
+    ssize_t got = pread(fd, m, sizeof m, 0);
+    if (got < 0)
+        return -1;
+    if ((got >= 2 && m[0] == 0x1f && m[1] == 0x8b) || (got >= 3 && !memcmp(m, "BZh", 3)) ||
+        (got >= 6 && !memcmp(m, "\xfd" "7zXZ\0", 6)) ||
+        (got >= 4 && !memcmp(m, "\x28\xb5\x2f\xfd", 4)))
+        return -1;
+    return (int64_t)st.st_size;
+}
+
+/* This rank's piece of [begin, end) and the next rank's start, agreed by all ranks. */
+static slp_err piece_of(reader_t *rd, int fd, int64_t begin, int64_t end, int by_column,
+                        int64_t *lo, int64_t *hi)
+{
+    int64_t mine = slp_read_piece_start(fd, begin, end, rd->me, rd->P, by_column);
+    int64_t *all = malloc(sizeof *all * (size_t)rd->P);
+    slp_err rc = slp_comm_allgather(rd->comm, all ? SLP_OK : SLP_ERR_NOMEM, &mine, sizeof mine,
+                                    all);
+    int64_t last = begin;
+    for (int k = 0; rc == SLP_OK && k < rd->P; k++) {
+        if (all[k] < 0)
+            rd->irregular = 1;
+        else if (all[k] < last) /* never: the starts grow with the rank */
+            all[k] = last;
+        last = all[k] > last ? all[k] : last;
+    }
+    if (rc == SLP_OK) {
+        *lo = all[rd->me] < 0 ? end : all[rd->me];
+        *hi = rd->me + 1 < rd->P && all[rd->me + 1] >= 0 ? all[rd->me + 1] : end;
+    }
+    free(all);
+    return rc;
+}
+
+/* Parse a piece; a failure of the parse only makes the file irregular. */
+static void parse_piece(reader_t *rd, int64_t begin, int64_t end, int64_t lines_before)
+{
+    if (rd->irregular || begin >= end)
+        return;
+    if (slp_mps_pieces_read(rd->pc, begin, end, lines_before) != SLP_OK) {
+        slp_error_clear();
+        rd->irregular = 1;
+    }
+}
+
+/* The head, this rank's pieces of COLUMNS and BOUNDS, RHS and RANGES. */
+static slp_err parse_pieces(reader_t *rd, int fd, const slp_read_layout_t *l)
+{
+    int64_t lo, hi;
+    parse_piece(rd, 0, l->columns_body, 0);
+    SLP_CALL(piece_of(rd, fd, l->columns_body, l->columns_end, 1, &lo, &hi));
+    parse_piece(rd, lo, hi, 1); /* lines_before > 0: no byte-order mark in a piece */
+    slp_mps_pieces_defer_bounds(rd->pc, on_bound, rd);
+    slp_mps_pieces_drop_column_index(rd->pc); /* names are resolved by the directory */
+    parse_piece(rd, l->rhs_begin, l->rhs_end, 1);
+    parse_piece(rd, l->bounds_hdr, l->bounds_body, 1);
+    SLP_CALL(piece_of(rd, fd, l->bounds_body, l->bounds_end, 0, &lo, &hi));
+    parse_piece(rd, lo, hi, 1);
+    return SLP_OK;
+}
+
+/* ---- names: a directory of hashes, split columns, BOUNDS -------------------------- */
+
+/* Byte messages to every rank, built one record at a time. */
+typedef struct {
+    char **data;
+    int64_t *len, *cap;
+} outbox_t;
+
+static slp_err outbox_put(outbox_t *ob, int dest, const void *src, size_t n)
+{
+    SLP_CALL(slp_read_grow(&ob->data[dest], &ob->cap[dest], ob->len[dest] + (int64_t)n, 1));
+    memcpy(ob->data[dest] + ob->len[dest], src, n);
+    ob->len[dest] += (int64_t)n;
+    return SLP_OK;
+}
+
+static slp_err outbox_name(outbox_t *ob, int dest, const char *name, size_t len, const void *tail,
+                           size_t tail_len)
+{
+    uint32_t n = (uint32_t)len;
+    SLP_CALL(outbox_put(ob, dest, &n, sizeof n));
+    SLP_CALL(outbox_put(ob, dest, name, len));
+    return outbox_put(ob, dest, tail, tail_len);
+}
+
+/* Send every rank its bytes; *in holds what this rank got (free it). Collective; `local`
+ * is this rank's status (see slp_comm_allgather). */
+static slp_err outbox_send(reader_t *rd, slp_err local, outbox_t *ob, char **in,
+                           int64_t *in_len)
+{
+    int64_t total = 0;
+    for (int k = 0; k < rd->P; k++)
+        total += ob->len[k];
+    char *flat = malloc((size_t)total + 1);
+    slp_err rc = local != SLP_OK ? local
+                 : flat          ? SLP_OK
+                                 : slp_error(SLP_ERR_NOMEM, "out of memory");
+    for (int64_t k = 0, at = 0; rc == SLP_OK && k < rd->P; at += ob->len[k], k++)
+        if (ob->len[k])
+            memcpy(flat + at, ob->data[k], (size_t)ob->len[k]);
+    for (int k = 0; k < rd->P; k++) {
+        free(ob->data[k]);
+        ob->data[k] = NULL;
+    }
+    rc = slp_comm_agree(rd->comm, rc);
+    if (rc == SLP_OK)
+        rc = slp_comm_exchange(rd->comm, flat, ob->len, 1, (void **)in, in_len);
+    free(flat);
+    memset(ob->len, 0, sizeof *ob->len * (size_t)rd->P);
+    memset(ob->cap, 0, sizeof *ob->cap * (size_t)rd->P);
+    return rc;
+}
+
+/* The owner of a name in the directory: the hash's high bits (the low ones pick slots
+ * in the parser's own index). */
+static int owner_of(const reader_t *rd, uint64_t hash)
+{
+    return (int)((hash >> 40) % (uint64_t)rd->P);
+}
+
+/* The next name record of a message: its name and the fixed tail after it. */
+static const char *take_name(const char **at, size_t *len, void *tail, size_t tail_len)
+{
+    uint32_t n;
+    memcpy(&n, *at, sizeof n);
+    const char *name = *at + sizeof n;
+    memcpy(tail, name + n, tail_len);
+    *at = name + n + tail_len;
+    *len = n;
+    return name;
+}
+
+typedef struct { /* the directory: a column name's hash and the column */
+    uint64_t hash;
+    int64_t col;
+} dir_rec_t;
+
+/* The owner's part of the directory: an open-addressing table of (hash, column), the
+ * slot picked by the hash's low bits; col = -1 in a free slot. */
+typedef struct {
+    dir_rec_t *slot;
+    int64_t mask;
+} directory_t;
+
+/* Put the received records in the table; an equal hash is a column split over two
+ * pieces (or, rarely, two names with one hash): irregular either way. */
+static slp_err directory_fill(reader_t *rd, directory_t *dir, const dir_rec_t *rec, int64_t n)
+{
+    int64_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    dir->slot = malloc(sizeof *dir->slot * (size_t)cap);
+    if (!dir->slot)
+        return slp_error(SLP_ERR_NOMEM, "out of memory");
+    dir->mask = cap - 1;
+    for (int64_t k = 0; k < cap; k++)
+        dir->slot[k].col = -1;
+    for (int64_t k = 0; k < n; k++) {
+        int64_t at = (int64_t)(rec[k].hash & (uint64_t)dir->mask);
+        while (dir->slot[at].col >= 0 && dir->slot[at].hash != rec[k].hash)
+            at = (at + 1) & dir->mask;
+        if (dir->slot[at].col >= 0)
+            rd->irregular = 1;
+        dir->slot[at] = rec[k];
+    }
+    return SLP_OK;
+}
+
+/* The column of a hash in the directory, or -1. */
+static int64_t directory_find(const directory_t *dir, uint64_t hash)
+{
+    int64_t at = (int64_t)(hash & (uint64_t)dir->mask);
+    while (dir->slot[at].col >= 0 && dir->slot[at].hash != hash)
+        at = (at + 1) & dir->mask;
+    return dir->slot[at].col;
+}
+
+/* Each column's name hash and global number to the hash's owner, which keeps them in its
+ * part of the directory. */
+static slp_err build_directory(reader_t *rd, directory_t *dir)
+{
+    int64_t n;
+    char *const *names = slp_mps_pieces_columns(rd->pc, &n);
+    int64_t *per = calloc((size_t)rd->P + 1, sizeof *per);
+    dir_rec_t *out = malloc(sizeof *out * (size_t)(n + 1));
+    slp_err rc = per && out ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
+    for (int pass = 0; pass < 2 && rc == SLP_OK; pass++) { /* count, then place by owner */
+        for (int64_t j = 0; j < n; j++) {
+            uint64_t h = slp_name_hash(names[j], strlen(names[j]));
+            int d = owner_of(rd, h);
+            if (pass == 0)
+                per[d + 1]++;
+            else
+                out[per[d]++] = (dir_rec_t){h, rd->col_start[rd->me] + j};
+        }
+        for (int d = 0; pass == 0 && d < rd->P; d++)
+            per[d + 1] += per[d];
+    }
+    for (int d = rd->P - 1; rc == SLP_OK && d > 0; d--) /* ends to counts */
+        per[d] -= per[d - 1];
+    rc = slp_comm_agree(rd->comm, rc);
+    dir_rec_t *in = NULL;
+    int64_t count = 0;
+    if (rc == SLP_OK)
+        rc = slp_comm_exchange(rd->comm, out, per, sizeof *out, (void **)&in, &count);
+    free(out);
+    free(per);
+    if (rc == SLP_OK)
+        rc = directory_fill(rd, dir, in, count);
+    free(in);
+    return rc;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    int64_t x = ((const bound_rec_t *)a)->key, y = ((const bound_rec_t *)b)->key;
+    return (x > y) - (x < y);
+}
+
+/* Bounds for this piece's columns: *mine grows by one. */
+static slp_err keep_bound(bound_rec_t **mine, int64_t *count, int64_t *cap, const bound_rec_t *r)
+{
+    SLP_CALL(slp_read_grow(mine, cap, *count + 1, sizeof **mine));
+    (*mine)[(*count)++] = *r;
+    return SLP_OK;
+}
+
+/* BOUNDS lines go with their column name to the directory's owner of the name's hash
+ * (unknown there: irregular), which sends them on to the column's piece; that piece
+ * checks the name (another name with the same hash: irregular) and applies its lines
+ * sorted by (piece, line): in file order. */
+static slp_err resolve_bounds(reader_t *rd, outbox_t *ob, const directory_t *dir)
+{
+    int64_t n;
+    char *const *names = slp_mps_pieces_columns(rd->pc, &n);
+    bound_rec_t *mine = NULL;
+    int64_t n_mine = 0, cap = 0;
+    slp_err rc = SLP_OK;
+    for (int64_t k = 0; k < rd->n_bnd && rc == SLP_OK; k++) {
+        const bound_line_t *b = &rd->bnd[k];
+        const char *name = rd->names + b->name_at;
+        bound_rec_t r = {-1, b->key, b->type, b->has_value, b->value};
+        rc = outbox_name(ob, owner_of(rd, slp_name_hash(name, (size_t)b->name_len)), name,
+                         (size_t)b->name_len, &r, sizeof r);
+    }
+    for (int hop = 0; hop < 2; hop++) { /* to the owners, then to the pieces */
+        char *in = NULL;
+        int64_t in_len = 0;
+        rc = outbox_send(rd, rc, ob, &in, &in_len);
+        for (const char *at = in; rc == SLP_OK && at < in + in_len;) {
+            size_t len;
+            bound_rec_t r;
+            const char *name = take_name(&at, &len, &r, sizeof r);
+            if (hop == 0) {
+                r.col = directory_find(dir, slp_name_hash(name, len));
+                if (r.col < 0)
+                    rd->irregular = 1; /* the one-process reader warns */
+                else
+                    rc = outbox_name(ob, slp_block_of(rd->col_start, rd->P, r.col), name, len,
+                                     &r, sizeof r);
+                continue;
+            }
+            const char *own = names[r.col - rd->col_start[rd->me]];
+            if (strlen(own) != len || memcmp(own, name, len) != 0)
+                rd->irregular = 1;
+            else
+                rc = keep_bound(&mine, &n_mine, &cap, &r);
+        }
+        free(in);
+    }
+    if (rc == SLP_OK && n_mine > 1)
+        qsort(mine, (size_t)n_mine, sizeof *mine, by_key);
+    for (int64_t k = 0; rc == SLP_OK && k < n_mine && !rd->irregular; k++) {
+        slp_mps_bound_t b = {mine[k].type, "", 0, "", 0, mine[k].has_value, mine[k].value};
+        if (slp_mps_pieces_apply_bound(rd->pc, mine[k].col - rd->col_start[rd->me], &b,
+                                       mine[k].key) != SLP_OK) {
+            slp_error_clear();
+            rd->irregular = 1;
+        }
+    }
+    free(mine);
+    return rc;
+}
+
+/* Column numbers, the set rule, split columns and BOUNDS, agreed by all ranks. */
+static slp_err resolve_names(reader_t *rd, int *ok)
+{
+    int64_t n;
+    slp_mps_pieces_columns(rd->pc, &n);
+    set_rec_t *sets = malloc(sizeof *sets * (size_t)rd->P);
+    int64_t *counts = malloc(sizeof *counts * (size_t)rd->P);
+    outbox_t ob = {calloc((size_t)rd->P, sizeof(char *)), calloc((size_t)rd->P, sizeof(int64_t)),
+                   calloc((size_t)rd->P, sizeof(int64_t))};
+    slp_err rc = sets && counts && ob.data && ob.len && ob.cap
+                     ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
+    rc = slp_comm_allgather(rd->comm, rc, &n, sizeof n, counts);
+    if (rc == SLP_OK)
+        rc = slp_comm_allgather(rd->comm, rc, &rd->set, sizeof rd->set, sets);
+    directory_t dir = {NULL, 0};
+    if (rc == SLP_OK) {
+        rd->col_start[0] = 0;
+        for (int k = 0; k < rd->P; k++)
+            rd->col_start[k + 1] = rd->col_start[k] + counts[k];
+        const set_rec_t *first = NULL;
+        for (int k = 0; k < rd->P; k++) {
+            if (sets[k].mixed)
+                rd->irregular = 1;
+            if (sets[k].len && !first)
+                first = &sets[k];
+            else if (sets[k].len && (sets[k].len != first->len ||
+                                     memcmp(sets[k].name, first->name, (size_t)first->len)))
+                rd->irregular = 1;
+        }
+        rc = build_directory(rd, &dir);
+    }
+    rc = slp_read_all_ranks(rd->comm, rc, !rd->irregular, ok);
+    if (rc == SLP_OK && *ok) {
+        rc = resolve_bounds(rd, &ob, &dir);
+        int regular = !rd->irregular && !slp_mps_pieces_irregular(rd->pc);
+        rc = slp_read_all_ranks(rd->comm, rc, regular, ok);
+    }
+    free(dir.slot);
+    if (ob.data)
+        for (int k = 0; k < rd->P; k++)
+            free(ob.data[k]);
+    free(ob.data);
+    free(ob.len);
+    free(ob.cap);
+    free(sets);
+    free(counts);
+    return rc;
+}
+
+/* ---- the model's checks ------------------------------------------------------------ */
+
+/* What slp_model_validate and the integer rule would refuse or warn about: left to the
+ * one-process reader, which says it. */
+static int model_acceptable(const slp_mps_result_t *res)
+{
+    if (res->n_int > 0 || !isfinite(res->obj_const) || res->m > INT32_MAX)
+        return 0;
+    for (int64_t j = 0; j < res->n; j++)
+        if (!isfinite(res->c[j]) || isnan(res->lv[j]) || isnan(res->uv[j]) ||
+            res->lv[j] == INFINITY || res->uv[j] == -INFINITY || res->lv[j] > res->uv[j])
+            return 0;
+    for (int64_t i = 0; i < res->m; i++)
+        if (isnan(res->lc[i]) || isnan(res->uc[i]) || res->lc[i] == INFINITY ||
+            res->uc[i] == -INFINITY || res->lc[i] > res->uc[i])
+            return 0;
+    return 1;
+}
+
+/* ---- the whole read ---------------------------------------------------------------- */
+
+static void reader_free(reader_t *rd)
+{
+    slp_mps_pieces_close(&rd->pc);
+    free(rd->ent);
+    free(rd->bnd);
+    free(rd->names);
+    free(rd->col_start);
+}
+
+/* The names' memory back before the exchange (the outputs of this path need none). */
+static void drop_names(slp_mps_result_t *res)
+{
+    for (int64_t i = 0; res->row_names && i < res->m; i++)
+        free(res->row_names[i]);
+    for (int64_t j = 0; res->col_names && j < res->n; j++)
+        free(res->col_names[j]);
+    free(res->row_names);
+    free(res->col_names);
+    res->row_names = res->col_names = NULL;
+}
+
+/* Parse and resolve; *ok = 0 when the file is left to the one-process reader. */
+static slp_err read_model(reader_t *rd, const char *path, slp_mps_result_t *res, int *ok)
+{
+    *ok = 0;
+    int fd = open(path, O_RDONLY);
+    int64_t size = fd >= 0 ? plain_size(fd) : -1;
+    slp_err rc = slp_read_all_ranks(rd->comm, SLP_OK, size >= 0, ok);
+    slp_read_layout_t layout;
+    if (rc == SLP_OK && *ok)
+        rc = slp_read_layout(rd->comm, fd, size, &layout, ok);
+    if (rc == SLP_OK && *ok)
+        rc = slp_read_all_ranks(rd->comm, rc, *ok, ok); /* every rank found the same layout */
+    slp_mps_callbacks_t cb = {.user = rd, .on_entry = on_entry, .quiet = 1};
+    if (rc == SLP_OK && *ok)
+        rc = slp_comm_agree(rd->comm, slp_mps_pieces_open(path, &cb, &rd->pc));
+    rd->t[0] = slp_wall_seconds();
+    if (rc == SLP_OK && *ok)
+        rc = parse_pieces(rd, fd, &layout);
+    if (fd >= 0)
+        close(fd);
+    if (rc == SLP_OK && *ok)
+        rc = slp_read_all_ranks(rd->comm, rc, !rd->irregular, ok);
+    rd->t[1] = slp_wall_seconds();
+    if (rc == SLP_OK && *ok)
+        rc = resolve_names(rd, ok);
+    rd->t[2] = slp_wall_seconds();
+    int good = 1;
+    if (rc == SLP_OK && *ok) {
+        good = slp_mps_pieces_result(rd->pc, res) == SLP_OK && model_acceptable(res);
+        if (!good)
+            slp_error_clear();
+        rc = slp_read_all_ranks(rd->comm, rc, good, ok);
+    }
+    return rc;
+}
+
+slp_err slp_read_parallel(slp_grid_t *grid, const char *path, slp_local_problem_t *out,
+                          slp_read_parallel_info_t *info, int *done)
+{
+    *done = 0;
+    memset(out, 0, sizeof *out);
+    memset(info, 0, sizeof *info);
+    reader_t rd = {.P = grid->size, .me = grid->rank, .comm = grid->world};
+    double t0 = slp_wall_seconds();
+    rd.col_start = calloc((size_t)rd.P + 1, sizeof *rd.col_start);
+    slp_mps_result_t res;
+    memset(&res, 0, sizeof res);
+    int ok = 0;
+    slp_err rc = slp_comm_agree(grid->world, rd.col_start ? SLP_OK : SLP_ERR_NOMEM);
+    if (rc == SLP_OK)
+        rc = slp_comm_agree(grid->world, read_model(&rd, path, &res, &ok));
+    slp_mps_pieces_close(&rd.pc); /* the row index and column names are no longer needed */
+    drop_names(&res);
+    if (rc == SLP_OK && ok)
+        rc = slp_comm_agree(grid->world, slp_read_distribute(&rd, grid, &res, out));
+    rd.t[3] = slp_wall_seconds();
+    if (rc == SLP_OK && ok && !rd.irregular) {
+        slp_local_problem_canonical_bounds(out);
+        info->name = res.name;
+        res.name = NULL;
+        info->m = out->m;
+        info->n = out->n;
+        info->nnz = out->nnz;
+        info->sense = out->sense;
+        *done = 1;
+        slp_log_verbose("Parallel read: layout %.2f s, pieces %.2f s, names and bounds %.2f s, "
+                        "blocks %.2f s (rank 0's clock)\n", rd.t[0] - t0, rd.t[1] - rd.t[0],
+                        rd.t[2] - rd.t[1], rd.t[3] - rd.t[2]);
+    } else {
+        slp_local_problem_free(out);
+        memset(out, 0, sizeof *out);
+    }
+    slp_mps_result_free(&res);
+    reader_free(&rd);
+    return rc;
+}

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# The parallel MPS reader (docs/parallel-input.md). Every MPS file of tests/data/mps and
+# ../shared/mps-edge, a few corpus LPs, generated models and files made here to cut
+# awkwardly (columns split over pieces, bounds of every type over pieces, other BOUNDS
+# sets, CRLF, comments, fixed format, an error deep in COLUMNS) is read on 1 rank
+# (--parallel-read on), 2 and 4 ranks; each run must give what the one-process reader
+# gives: the same model (the grid-independent fingerprint `--verbose` logs), or the same
+# warning and error lines and exit status. The files that the parallel reader takes must
+# be taken (the log says "read by N ranks in parallel"), so the test cannot pass by
+# always falling back.
+# Args: $1 shardlp binary, $2 repository root, $3 shared directory (optional).
+BIN=$1
+ROOT=$2
+SHARED=${3:-$2/../shared}
+MPIRUN=${MPIRUN:-mpirun --allow-run-as-root --oversubscribe --mca btl self,vader}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# What must agree: the fingerprint (standard output), every warning and error line
+# (standard error: kept apart, since lines of the two streams of several ranks can
+# interleave), success or failure.
+signature() { # exit-status
+    grep "^Model fingerprint" "$T/out"
+    grep -E "shardlp: (warning|error):" "$T/err"
+    [ "$1" -eq 0 ] && echo "exit 0" || echo "exit non-zero"
+}
+
+run() { # ranks file [extra options]: the log in $T/out and $T/err, the signature in $T/sig
+    local np=$1 f=$2; shift 2
+    local opts="--verbose --iter-limit 1 --threads 1 --presolve off $*"
+    if [ "$np" = serial ]; then
+        timeout 120 "$BIN" solve "$f" $opts --parallel-read off >"$T/out" 2>"$T/err"
+    elif [ "$np" = 1 ]; then
+        timeout 120 "$BIN" solve "$f" $opts --parallel-read on >"$T/out" 2>"$T/err"
+    else
+        timeout 120 $MPIRUN -np "$np" "$BIN" solve "$f" $opts >"$T/out" 2>"$T/err"
+    fi
+    local rc=$?
+    [ $rc -eq 124 ] && echo "timeout" >>"$T/err"
+    signature $rc >"$T/sig"
+}
+
+# check FILE TAKEN [options]: TAKEN = 1 when the parallel reader must read it.
+check() {
+    local f=$1 taken=$2; shift 2
+    run serial "$f" "$@"
+    cp "$T/sig" "$T/ref"
+    grep -q "^Model fingerprint" "$T/ref" || grep -q "shardlp: error:" "$T/ref" ||
+        { bad "$(basename "$f"): the one-process run gave neither a model nor an error"; return; }
+    for np in 1 2 4; do
+        run $np "$f" "$@"
+        if ! cmp -s "$T/ref" "$T/sig"; then
+            bad "$(basename "$f") on $np ranks differs from one process:"
+            diff "$T/ref" "$T/sig" | head -8
+            continue
+        fi
+        if [ "$taken" = 1 ] && ! grep -q "read by $np ranks\? in parallel" "$T/out"; then
+            bad "$(basename "$f") on $np ranks: not read in parallel"
+            grep -E "Model|error" "$T/out" "$T/err" | head -3
+            continue
+        fi
+        ok
+    done
+}
+
+python3 - "$T" <<'PY'
+import random, sys
+d = sys.argv[1]
+rnd = random.Random(7)
+m, n = 60, 900
+
+def write(name, lines, eol="\n"):
+    with open(f"{d}/{name}", "w", newline="") as f:
+        f.write(eol.join(lines) + eol)
+
+def model(split_col=None, other_set=None, unknown_bound=None, bad_number_at=None,
+          neg_up=None):
+    L = ["NAME          PIECES", "OBJSENSE", "    MAX", "ROWS", " N  COST", " N  SPARE"]
+    L += [f" {'LGE'[i % 3]}  R{i}" for i in range(m)]
+    L.append("COLUMNS")
+    cols = []
+    for j in range(n):
+        entries = [("COST", rnd.choice([1, -2.5, 0.0, 3e-3]))]
+        entries += [(f"R{i}", rnd.choice([1.0, -1.0, 0.0, 2.25, 1e-7]))
+                    for i in sorted(rnd.sample(range(m), rnd.randint(1, 5)))]
+        if j % 7 == 0:
+            entries.append(("SPARE", 9.0))
+        cols.append(entries)
+    for j, entries in enumerate(cols):
+        if j % 50 == 0:
+            L.append("* a comment inside COLUMNS")
+            L.append("")
+        rows = entries if split_col != j else entries[:1]
+        for k in range(0, len(rows), 2):
+            pair = rows[k:k + 2]
+            L.append(f"    X{j:<8} " + "   ".join(f"{r:<8} {v!r:>12}" for r, v in pair))
+        if bad_number_at == j:
+            L.append(f"    X{j:<8} R0       1.2.3")
+    if split_col is not None:
+        for r, v in cols[split_col][1:]:
+            L.append(f"    X{split_col:<8} {r:<8} {v!r:>12}")
+    L.append("RHS")
+    L += [f"    RHS1      R{i:<8} {rnd.uniform(-5, 5)!r}" for i in range(0, m, 2)]
+    L.append("    RHS1      COST      -12.5")
+    L.append("RANGES")
+    L += [f"    RNG1      R{i:<8} {rnd.uniform(0.5, 3)!r}" for i in range(0, m, 5)]
+    L.append("BOUNDS")
+    for j in range(n):
+        if j % 40 == 0:
+            L.append("* bounds comment")
+        kind = j % 9
+        s = "BND1" if other_set != j else "BND2"
+        if unknown_bound == j:
+            L.append(f" UP {s}      NOSUCH    4")
+        if kind == 0:
+            L.append(f" UP {s}      X{j:<8} {rnd.uniform(1, 9)!r}")
+        elif kind == 1:
+            L.append(f" LO {s}      X{j:<8} {rnd.uniform(-9, -1)!r}")
+            L.append(f" UP {s}      X{j:<8} {rnd.uniform(1, 9)!r}")
+        elif kind == 2:
+            L.append(f" FX {s}      X{j:<8} 2.5")
+        elif kind == 3:
+            L.append(f" FR {s}      X{j:<8}")
+        elif kind == 4:
+            L.append(f" MI {s}      X{j:<8}")
+            L.append(f" UP {s}      X{j:<8} -1")
+        elif kind == 5:
+            L.append(f" PL {s}      X{j:<8}")
+        elif kind == 6:
+            L.append(f" UP {s}      X{j:<8} 1e30")
+        if neg_up == j:
+            L.append(f" UP {s}      X{j:<8} -3")
+    L.append("ENDATA")
+    return L
+
+write("pieces.mps", model())
+write("pieces-crlf.mps", model(), eol="\r\n")
+write("split-column.mps", model(split_col=3))
+write("other-set.mps", model(other_set=820))
+write("unknown-bound.mps", model(unknown_bound=700))
+write("bad-number.mps", model(bad_number_at=850))
+write("neg-up.mps", model(neg_up=806))
+# fixed format with a blank inside names: the pieces cut between column runs anyway
+F = ["NAME          FIXEDSP", "ROWS", " N  OBJ", " G  ROW A", " L  ROW B", "COLUMNS"]
+for j in range(400):
+    F.append(f"    COL {j:<4}  OBJ       {1 + j % 3:>12}   ROW A     {1.0:>12}")
+    F.append(f"    COL {j:<4}  ROW B     {2.0:>12}")
+F += ["RHS", "    RHS       ROW A     1            ROW B     800", "BOUNDS",
+      " UP BND       COL 7     3", "ENDATA"]
+write("fixed-spaces.mps", F)
+PY
+
+"$BIN" gen mcf --commodities 12 --factories 3 --warehouses 8 --stores 6 --mps "$T/mcf.mps" \
+    >/dev/null || bad "gen mcf"
+
+for f in mcf pieces pieces-crlf; do check "$T/$f.mps" 1; done
+check "$T/fixed-spaces.mps" 0
+for f in split-column other-set unknown-bound bad-number neg-up; do check "$T/$f.mps" 0; done
+for f in "$ROOT"/tests/data/mps/*.mps; do check "$f" 0 --relax; done
+check "$ROOT/tests/data/mps/max.mps" 1
+if [ -d "$SHARED/mps-edge" ]; then
+    for f in "$SHARED"/mps-edge/*.mps; do check "$f" 0 --relax; done
+    for lp in netlib/afiro netlib/sc50a netlib/scagr7; do
+        gunzip -c "$SHARED/lp/$lp.mps.gz" >"$T/$(basename $lp).mps" && check "$T/$(basename $lp).mps" 1
+    done
+else
+    echo "SKIP: no $SHARED/mps-edge (the shared corpus is not beside this clone)"
+fi
+
+# The same cuts and blocks as rank 0's split: on one grid, a solve from the parallel
+# reader is bit for bit the solve from rank 0's reading (the JSON summary's numbers).
+same_solve() { # file ranks grid
+    local j
+    for pr in off on; do
+        timeout 120 $MPIRUN -np "$2" "$BIN" solve "$1" --grid "$3" --threads 1 --iter-limit 300 \
+            --quiet --parallel-read $pr --json "$T/$pr.json" >/dev/null 2>&1 ||
+            { bad "$(basename "$1") $3 parallel-read $pr: solve failed"; return; }
+    done
+    python3 - "$T/off.json" "$T/on.json" <<'PY' && ok || bad "$(basename "$1") on $3: solves differ"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+keys = ["status", "objective", "dual_objective", "iterations", "restarts", "rel_primal_residual",
+        "rel_dual_residual", "rel_gap", "rows", "cols", "nonzeros", "grid"]
+diff = [k for k in keys if a.get(k) != b.get(k)]
+if diff:
+    print("differs in", diff, [(a.get(k), b.get(k)) for k in diff])
+sys.exit(1 if diff else 0)
+PY
+}
+same_solve "$T/mcf.mps" 4 2x2
+same_solve "$T/pieces.mps" 3 1x3
+same_solve "$T/pieces.mps" 4 4x1
+
+# a gzip file goes through rank 0, with the same model
+gzip -c "$T/pieces.mps" >"$T/pieces.mps.gz"
+check "$T/pieces.mps.gz" 0
+
+echo "parallel_read: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
