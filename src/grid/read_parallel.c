@@ -131,10 +131,10 @@ static slp_err parse_pieces(reader_t *rd, int fd, const slp_read_layout_t *l)
 {
     int64_t lo, hi;
     parse_piece(rd, 0, l->columns_body, 0);
-    SLP_CALL(piece_of(rd, fd, l->columns_body, l->columns_end, 1, &lo, &hi));
-    parse_piece(rd, lo, hi, 1); /* lines_before > 0: no byte-order mark in a piece */
     slp_mps_pieces_defer_bounds(rd->pc, on_bound, rd);
     slp_mps_pieces_drop_column_index(rd->pc); /* names are resolved by the directory */
+    SLP_CALL(piece_of(rd, fd, l->columns_body, l->columns_end, 1, &lo, &hi));
+    parse_piece(rd, lo, hi, 1); /* lines_before > 0: no byte-order mark in a piece */
     parse_piece(rd, l->rhs_begin, l->rhs_end, 1);
     parse_piece(rd, l->bounds_hdr, l->bounds_body, 1);
     SLP_CALL(piece_of(rd, fd, l->bounds_body, l->bounds_end, 0, &lo, &hi));
@@ -219,33 +219,40 @@ typedef struct { /* the directory: a column name's hash and the column */
     int64_t col;
 } dir_rec_t;
 
-/* The owner's part of the directory: an open-addressing table of (hash, column), the
- * slot picked by the hash's low bits; col = -1 in a free slot. */
+/* The owner's part of the directory: the records received, and an open-addressing
+ * table of their positions (4 bytes a slot, at most 3/4 full), the slot picked by the
+ * hash's low bits. */
 typedef struct {
-    dir_rec_t *slot;
+    dir_rec_t *rec;
+    int64_t count;
+    uint32_t *slot; /* UINT32_MAX: free */
     int64_t mask;
 } directory_t;
 
-/* Put the received records in the table; an equal hash is a column split over two
- * pieces (or, rarely, two names with one hash): irregular either way. */
-static slp_err directory_fill(reader_t *rd, directory_t *dir, const dir_rec_t *rec, int64_t n)
+/* Index the received records (the directory takes them over); an equal hash is a column
+ * split over distant lines (or, rarely, two names with one hash): irregular either way. */
+static slp_err directory_fill(reader_t *rd, directory_t *dir, dir_rec_t *rec, int64_t n)
 {
+    dir->rec = rec;
+    dir->count = n;
+    if (n >= (int64_t)UINT32_MAX)
+        return slp_error(SLP_ERR_INPUT, "parallel read: %lld column names on one rank; use "
+                         "more ranks", (long long)n);
     int64_t cap = 16;
-    while (cap < 2 * n)
+    while (cap < n + n / 3 + 1)
         cap *= 2;
     dir->slot = malloc(sizeof *dir->slot * (size_t)cap);
     if (!dir->slot)
         return slp_error(SLP_ERR_NOMEM, "out of memory");
     dir->mask = cap - 1;
-    for (int64_t k = 0; k < cap; k++)
-        dir->slot[k].col = -1;
+    memset(dir->slot, 0xff, sizeof *dir->slot * (size_t)cap);
     for (int64_t k = 0; k < n; k++) {
         int64_t at = (int64_t)(rec[k].hash & (uint64_t)dir->mask);
-        while (dir->slot[at].col >= 0 && dir->slot[at].hash != rec[k].hash)
+        while (dir->slot[at] != UINT32_MAX && rec[dir->slot[at]].hash != rec[k].hash)
             at = (at + 1) & dir->mask;
-        if (dir->slot[at].col >= 0)
+        if (dir->slot[at] != UINT32_MAX)
             rd->irregular = 1;
-        dir->slot[at] = rec[k];
+        dir->slot[at] = (uint32_t)k;
     }
     return SLP_OK;
 }
@@ -254,9 +261,9 @@ static slp_err directory_fill(reader_t *rd, directory_t *dir, const dir_rec_t *r
 static int64_t directory_find(const directory_t *dir, uint64_t hash)
 {
     int64_t at = (int64_t)(hash & (uint64_t)dir->mask);
-    while (dir->slot[at].col >= 0 && dir->slot[at].hash != hash)
+    while (dir->slot[at] != UINT32_MAX && dir->rec[dir->slot[at]].hash != hash)
         at = (at + 1) & dir->mask;
-    return dir->slot[at].col;
+    return dir->slot[at] == UINT32_MAX ? -1 : dir->rec[dir->slot[at]].col;
 }
 
 /* Each column's name hash and global number to the hash's owner, which keeps them in its
@@ -291,7 +298,8 @@ static slp_err build_directory(reader_t *rd, directory_t *dir)
     free(per);
     if (rc == SLP_OK)
         rc = directory_fill(rd, dir, in, count);
-    free(in);
+    else
+        free(in);
     return rc;
 }
 
@@ -380,7 +388,7 @@ static slp_err resolve_names(reader_t *rd, int *ok)
     rc = slp_comm_allgather(rd->comm, rc, &n, sizeof n, counts);
     if (rc == SLP_OK)
         rc = slp_comm_allgather(rd->comm, rc, &rd->set, sizeof rd->set, sets);
-    directory_t dir = {NULL, 0};
+    directory_t dir = {NULL, 0, NULL, 0};
     if (rc == SLP_OK) {
         rd->col_start[0] = 0;
         for (int k = 0; k < rd->P; k++)
@@ -403,6 +411,7 @@ static slp_err resolve_names(reader_t *rd, int *ok)
         int regular = !rd->irregular && !slp_mps_pieces_irregular(rd->pc);
         rc = slp_read_all_ranks(rd->comm, rc, regular, ok);
     }
+    free(dir.rec);
     free(dir.slot);
     if (ob.data)
         for (int k = 0; k < rd->P; k++)

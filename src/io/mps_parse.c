@@ -1217,9 +1217,12 @@ static slp_err apply_columns(parser_t *p, const dline_t *d)
     tok_t name = d->first;
     if (j < 0 || name.len != p->cur_col_len ||
         !slp_names_equal(p->col_names[j], name.s, name.len)) {
-        /* one probe of the index: the name goes in as column n unless it is there */
-        int inserted = 0;
-        SLP_CALL(slp_name_index_insert_n(p->cols, name.s, name.len, p->n, &inserted, &j));
+        /* one probe of the index: the name goes in as column n unless it is there (a
+         * piece of a parallel read has no index: a name seen before becomes a second
+         * column, and the read's directory of names finds the pair) */
+        int inserted = 1;
+        if (p->cols)
+            SLP_CALL(slp_name_index_insert_n(p->cols, name.s, name.len, p->n, &inserted, &j));
         if (!inserted) {
             warn_at(p, W_SPLIT_COL, "column '%.*s' continues after other columns: entries "
                     "merged", TOK_ARG(name));

@@ -136,8 +136,9 @@ slp_err slp_mps_pieces_apply_bound(slp_mps_pieces_t *pc, int64_t col, const slp_
                                    int64_t line);
 /* The names of this parser's columns so far (numbered from 0 in order of appearance). */
 char *const *slp_mps_pieces_columns(const slp_mps_pieces_t *pc, int64_t *n);
-/* Free the index of this parser's column names (after its COLUMNS piece, with BOUNDS
- * lines deferred: nothing looks a column up any more). */
+/* Read without an index of column names from now on (before the COLUMNS piece; BOUNDS
+ * lines must be deferred): a name met again after other columns becomes a new column,
+ * no warning, and the caller finds such pairs (the parallel read's name directory). */
 void slp_mps_pieces_drop_column_index(slp_mps_pieces_t *pc);
 /* Warnings counted so far plus lines this parser cannot decide alone (0: none). */
 int64_t slp_mps_pieces_irregular(const slp_mps_pieces_t *pc);
