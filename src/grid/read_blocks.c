@@ -57,17 +57,16 @@ static slp_err column_cuts(reader_t *rd, const int64_t *weight, int parts, int64
         before += k < rd->me ? sums[k] : 0;
         total += sums[k];
     }
-    for (int p = 1; p < parts; p++) {
-        int64_t target = (int64_t)((double)total * p / parts), acc = before;
+    for (int p = 1; p < parts; p++)
         first[p] = -INT64_MAX; /* negated: the max over ranks is the smallest k */
-        for (int64_t j = 0; j <= n_mine; j++) {
-            if (acc >= target) {
-                first[p] = -(rd->col_start[rd->me] + j);
-                break;
-            }
-            if (j < n_mine)
-                acc += weight[j] + 1;
-        }
+    int64_t acc = before, j = 0; /* one pass: the targets grow with p */
+    for (int p = 1; p < parts;) {
+        if (acc >= (int64_t)((double)total * p / parts))
+            first[p++] = -(rd->col_start[rd->me] + j);
+        else if (j < n_mine)
+            acc += weight[j++] + 1;
+        else
+            break;
     }
     if (rc == SLP_OK && parts > 1)
         rc = slp_comm_max_i64(rd->comm, first + 1, parts - 1);
