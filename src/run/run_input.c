@@ -237,19 +237,22 @@ static slp_err auto_grid(const slp_model_t *model, slp_grid_t **grid)
 
 /* The parallel reader takes a model file when the option asks for it, the file is MPS,
  * the grid is known before reading (not --grid auto) and no output needs the names on
- * rank 0 (--sol, --start). */
+ * rank 0 (--sol, --start). Agreed by all ranks (a rank that cannot see the file says no
+ * for all; the one-process reader then says why). */
 static int parallel_read_wanted(const char *path, const slp_model_t *given, const slp_grid_t *grid,
                                 const slp_run_options_t *o)
 {
-    slp_input_format format;
-    if (!path || given || !grid || o->parallel_read == 2 || o->sol_path || o->start_path ||
-        (o->parallel_read == 0 && grid->size == 1))
-        return 0;
-    if (slp_input_format_of(path, &format) != SLP_OK) {
-        slp_error_clear(); /* the one-process reader says it */
+    slp_input_format format = SLP_INPUT_SHARDS;
+    int64_t no = !path || given || !grid || o->parallel_read == 2 || o->sol_path ||
+                 o->start_path || (o->parallel_read == 0 && grid->size == 1);
+    if (!no && slp_input_format_of(path, &format) != SLP_OK)
+        slp_error_clear();
+    no = no || format != SLP_INPUT_MPS;
+    if (slp_comm_max_i64(slp_comm_world(), &no, 1) != SLP_OK) {
+        slp_error_clear();
         return 0;
     }
-    return format == SLP_INPUT_MPS;
+    return no == 0;
 }
 
 /* Every rank reads its part of the file (grid/read_parallel.h); *done = 0 when the file
