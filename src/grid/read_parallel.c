@@ -142,6 +142,30 @@ static slp_err parse_pieces(reader_t *rd, int fd, const slp_read_layout_t *l)
     return SLP_OK;
 }
 
+/* Integer blocks that cross pieces: a piece's columns before its first MARKER line are
+ * inside the block that the pieces before it leave open. */
+static slp_err inherit_markers(reader_t *rd)
+{
+    int64_t first, mine[2];
+    int open;
+    slp_mps_pieces_markers(rd->pc, &first, &open);
+    mine[0] = first;
+    mine[1] = open;
+    int64_t *all = malloc(sizeof *all * 2 * (size_t)rd->P);
+    slp_err rc = slp_comm_allgather(rd->comm, all ? SLP_OK : SLP_ERR_NOMEM, mine, sizeof mine,
+                                    all);
+    int inside = 0;
+    for (int k = 0; rc == SLP_OK && k < rd->me; k++)
+        if (all[2 * k] >= 0) /* that piece met a marker: its state at the end counts */
+            inside = (int)all[2 * k + 1];
+    int64_t n;
+    slp_mps_pieces_columns(rd->pc, &n);
+    for (int64_t j = 0; rc == SLP_OK && inside && j < (first < 0 ? n : first); j++)
+        slp_mps_pieces_set_integer(rd->pc, j);
+    free(all);
+    return rc;
+}
+
 /* ---- names: a directory of hashes, split columns, BOUNDS -------------------------- */
 
 /* Byte messages to every rank, built one record at a time. */
@@ -426,11 +450,11 @@ static slp_err resolve_names(reader_t *rd, int *ok)
 
 /* ---- the model's checks ------------------------------------------------------------ */
 
-/* What slp_model_validate and the integer rule would refuse or warn about: left to the
- * one-process reader, which says it. */
-static int model_acceptable(const slp_mps_result_t *res)
+/* What slp_model_validate and the integer rule would refuse: left to the one-process
+ * reader, which says it. */
+static int model_acceptable(const slp_mps_result_t *res, int relax)
 {
-    if (res->n_int > 0 || !isfinite(res->obj_const) || res->m > INT32_MAX)
+    if ((res->n_int > 0 && !relax) || !isfinite(res->obj_const) || res->m > INT32_MAX)
         return 0;
     for (int64_t j = 0; j < res->n; j++)
         if (!isfinite(res->c[j]) || isnan(res->lv[j]) || isnan(res->uv[j]) ||
@@ -467,7 +491,8 @@ static void drop_names(slp_mps_result_t *res)
 }
 
 /* Parse and resolve; *ok = 0 when the file is left to the one-process reader. */
-static slp_err read_model(reader_t *rd, const char *path, slp_mps_result_t *res, int *ok)
+static slp_err read_model(reader_t *rd, const char *path, int relax, slp_mps_result_t *res,
+                          int *ok)
 {
     *ok = 0;
     int fd = open(path, O_RDONLY);
@@ -488,13 +513,15 @@ static slp_err read_model(reader_t *rd, const char *path, slp_mps_result_t *res,
         close(fd);
     if (rc == SLP_OK && *ok)
         rc = slp_read_all_ranks(rd->comm, rc, !rd->irregular, ok);
+    if (rc == SLP_OK && *ok)
+        rc = inherit_markers(rd);
     rd->t[1] = slp_wall_seconds();
     if (rc == SLP_OK && *ok)
         rc = resolve_names(rd, ok);
     rd->t[2] = slp_wall_seconds();
     int good = 1;
     if (rc == SLP_OK && *ok) {
-        good = slp_mps_pieces_result(rd->pc, res) == SLP_OK && model_acceptable(res);
+        good = slp_mps_pieces_result(rd->pc, res) == SLP_OK && model_acceptable(res, relax);
         if (!good)
             slp_error_clear();
         rc = slp_read_all_ranks(rd->comm, rc, good, ok);
@@ -502,8 +529,8 @@ static slp_err read_model(reader_t *rd, const char *path, slp_mps_result_t *res,
     return rc;
 }
 
-slp_err slp_read_parallel(slp_grid_t *grid, const char *path, slp_local_problem_t *out,
-                          slp_read_parallel_info_t *info, int *done)
+slp_err slp_read_parallel(slp_grid_t *grid, const char *path, int relax,
+                          slp_local_problem_t *out, slp_read_parallel_info_t *info, int *done)
 {
     *done = 0;
     memset(out, 0, sizeof *out);
@@ -516,7 +543,10 @@ slp_err slp_read_parallel(slp_grid_t *grid, const char *path, slp_local_problem_
     int ok = 0;
     slp_err rc = slp_comm_agree(grid->world, rd.col_start ? SLP_OK : SLP_ERR_NOMEM);
     if (rc == SLP_OK)
-        rc = slp_comm_agree(grid->world, read_model(&rd, path, &res, &ok));
+        rc = slp_comm_agree(grid->world, read_model(&rd, path, relax, &res, &ok));
+    int64_t n_int = res.n_int;
+    if (rc == SLP_OK && ok)
+        rc = slp_comm_sum_i64(grid->world, &n_int, 1);
     slp_mps_pieces_close(&rd.pc); /* the row index and column names are no longer needed */
     drop_names(&res);
     if (rc == SLP_OK && ok)
@@ -530,6 +560,7 @@ slp_err slp_read_parallel(slp_grid_t *grid, const char *path, slp_local_problem_
         info->n = out->n;
         info->nnz = out->nnz;
         info->sense = out->sense;
+        info->n_int = n_int;
         *done = 1;
         slp_log_verbose("Parallel read: layout %.2f s, pieces %.2f s, names and bounds %.2f s, "
                         "blocks %.2f s (rank 0's clock)\n", rd.t[0] - t0, rd.t[1] - rd.t[0],

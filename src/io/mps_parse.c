@@ -171,6 +171,7 @@ typedef struct {
     int64_t cur_col;     /* column of the current COLUMNS run, or -1 */
     size_t cur_col_len;  /* the length of its name */
     int in_int_block;
+    int64_t first_marker_col; /* columns before the first MARKER line, -1 before one */
     int64_t nnz;
     /* sets */
     char *set_name[3]; /* RHS, RANGES, BOUNDS: the first set seen */
@@ -1211,6 +1212,8 @@ static slp_err apply_columns(parser_t *p, const dline_t *d)
     if (d->marker) {
         p->in_int_block = d->marker == 1;
         p->cur_col = -1;
+        if (p->first_marker_col < 0)
+            p->first_marker_col = p->n;
         return SLP_OK;
     }
     int64_t j = p->cur_col;
@@ -1851,6 +1854,7 @@ static slp_err parser_init(parser_t *p, const char *path, const slp_mps_callback
     p->quiet = cb ? cb->quiet : 0;
     p->sense = 1;
     p->cur_col = -1;
+    p->first_marker_col = -1;
     p->buf_cap = READ_BLOCK;
     p->buf = slp_malloc(p->buf_cap + LINE_PAD);
     p->nul_at = NO_NUL;
@@ -1956,6 +1960,17 @@ char *const *slp_mps_pieces_columns(const slp_mps_pieces_t *pc, int64_t *n)
 void slp_mps_pieces_drop_column_index(slp_mps_pieces_t *pc)
 {
     slp_name_index_destroy(&pc->p.cols);
+}
+
+void slp_mps_pieces_markers(const slp_mps_pieces_t *pc, int64_t *first, int *open)
+{
+    *first = pc->p.first_marker_col;
+    *open = pc->p.in_int_block;
+}
+
+void slp_mps_pieces_set_integer(slp_mps_pieces_t *pc, int64_t col)
+{
+    pc->p.is_int[col] = 1;
 }
 
 int64_t slp_mps_pieces_irregular(const slp_mps_pieces_t *pc)

@@ -140,6 +140,12 @@ char *const *slp_mps_pieces_columns(const slp_mps_pieces_t *pc, int64_t *n);
  * lines must be deferred): a name met again after other columns becomes a new column,
  * no warning, and the caller finds such pairs (the parallel read's name directory). */
 void slp_mps_pieces_drop_column_index(slp_mps_pieces_t *pc);
+/* Integer markers met so far: *first is the number of columns before the first MARKER
+ * line (-1: no marker; those columns were read as if outside an integer block, the
+ * state the pieces before this one leave), *open = 1 when an 'INTORG' is still open. */
+void slp_mps_pieces_markers(const slp_mps_pieces_t *pc, int64_t *first, int *open);
+/* Flag column `col` of this parser as integer (inside a block opened in an earlier piece). */
+void slp_mps_pieces_set_integer(slp_mps_pieces_t *pc, int64_t col);
 /* Warnings counted so far plus lines this parser cannot decide alone (0: none). */
 int64_t slp_mps_pieces_irregular(const slp_mps_pieces_t *pc);
 /* The rows and this parser's columns, as slp_mps_parse gives them (once, at the end). */

@@ -257,18 +257,20 @@ static int parallel_read_wanted(const char *path, const slp_model_t *given, cons
 
 /* Every rank reads its part of the file (grid/read_parallel.h); *done = 0 when the file
  * is left to rank 0. */
-static slp_err read_in_parallel(slp_grid_t *grid, const char *path, slp_local_problem_t *lp,
-                                slp_run_info_t *info, int *done)
+static slp_err read_in_parallel(slp_grid_t *grid, const char *path, const slp_run_options_t *o,
+                                slp_local_problem_t *lp, slp_run_info_t *info, int *done)
 {
     slp_read_parallel_info_t pi;
+    int relax = o->relax || o->highs_solver != 0; /* as root_model's integer rule */
     slp_interrupt_reads_interruptible(1);
     slp_interrupt_graceful(1);
-    slp_err rc = slp_read_parallel(grid, path, lp, &pi, done);
+    slp_err rc = slp_read_parallel(grid, path, relax, lp, &pi, done);
     slp_interrupt_graceful(0);
     slp_interrupt_reads_interruptible(0);
     if (rc != SLP_OK || !*done)
         return rc;
     info->model_name = pi.name;
+    SLP_CALL(slp_integer_rule(pi.n_int, path, relax)); /* relaxed here: it only logs */
     char source[64];
     snprintf(source, sizeof source, ", read by %d rank%s in parallel", grid->size,
              grid->size == 1 ? "" : "s");
@@ -282,7 +284,7 @@ slp_err slp_run_distribute(slp_grid_t **grid, const char *path, const slp_model_
 {
     if (parallel_read_wanted(path, given, *grid, o)) {
         int done = 0;
-        slp_err rc = read_in_parallel(*grid, path, lp, info, &done);
+        slp_err rc = read_in_parallel(*grid, path, o, lp, info, &done);
         if (rc != SLP_OK || done)
             return rc;
     }

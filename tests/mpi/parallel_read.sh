@@ -2,12 +2,12 @@
 # The parallel MPS reader (docs/parallel-input.md). Every MPS file of tests/data/mps and
 # ../shared/mps-edge, a few corpus LPs, generated models and files made here to cut
 # awkwardly (columns split over pieces, bounds of every type over pieces, other BOUNDS
-# sets, CRLF, comments, fixed format, an error deep in COLUMNS) is read on 1 rank
-# (--parallel-read on), 2 and 4 ranks; each run must give what the one-process reader
-# gives: the same model (the grid-independent fingerprint `--verbose` logs), or the same
-# warning and error lines and exit status. The files that the parallel reader takes must
-# be taken (the log says "read by N ranks in parallel"), so the test cannot pass by
-# always falling back.
+# sets, CRLF, comments, fixed format, an error deep in COLUMNS, integer blocks across
+# pieces) is read on 1 rank (--parallel-read on), 2 and 4 ranks; each run must give what
+# the one-process reader gives: the same model (the grid-independent fingerprint
+# `--verbose` logs), or the same warning and error lines and exit status. The files that
+# the parallel reader takes must be taken (the log says "read by N ranks in parallel"),
+# so the test cannot pass by always falling back.
 # Args: $1 shardlp binary, $2 repository root, $3 shared directory (optional).
 BIN=$1
 ROOT=$2
@@ -24,7 +24,7 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 # (standard error: kept apart, since lines of the two streams of several ranks can
 # interleave), success or failure.
 signature() { # exit-status
-    grep "^Model fingerprint" "$T/out"
+    grep -E "^Model fingerprint|integer columns? relaxed" "$T/out"
     grep -E "shardlp: (warning|error):" "$T/err"
     [ "$1" -eq 0 ] && echo "exit 0" || echo "exit non-zero"
 }
@@ -78,7 +78,7 @@ def write(name, lines, eol="\n"):
         f.write(eol.join(lines) + eol)
 
 def model(split_col=None, other_set=None, unknown_bound=None, bad_number_at=None,
-          neg_up=None):
+          neg_up=None, markers=()):
     L = ["NAME          PIECES", "OBJSENSE", "    MAX", "ROWS", " N  COST", " N  SPARE"]
     L += [f" {'LGE'[i % 3]}  R{i}" for i in range(m)]
     L.append("COLUMNS")
@@ -91,6 +91,9 @@ def model(split_col=None, other_set=None, unknown_bound=None, bad_number_at=None
             entries.append(("SPARE", 9.0))
         cols.append(entries)
     for j, entries in enumerate(cols):
+        if j in markers:
+            kind = "INTORG" if markers.index(j) % 2 == 0 else "INTEND"
+            L.append(f"    M{j:<8} 'MARKER'                 '{kind}'")
         if j % 50 == 0:
             L.append("* a comment inside COLUMNS")
             L.append("")
@@ -144,6 +147,7 @@ write("other-set.mps", model(other_set=820))
 write("unknown-bound.mps", model(unknown_bound=700))
 write("bad-number.mps", model(bad_number_at=850))
 write("neg-up.mps", model(neg_up=806))
+write("markers.mps", model(markers=(100, 700, 820)))  # the last block stays open
 # fixed format with a blank inside names: the pieces cut between column runs anyway
 F = ["NAME          FIXEDSP", "ROWS", " N  OBJ", " G  ROW A", " L  ROW B", "COLUMNS"]
 for j in range(400):
@@ -160,6 +164,8 @@ PY
 for f in mcf pieces pieces-crlf; do check "$T/$f.mps" 1; done
 check "$T/fixed-spaces.mps" 0
 for f in split-column other-set unknown-bound bad-number neg-up; do check "$T/$f.mps" 0; done
+check "$T/markers.mps" 1 --relax # integer blocks across pieces, relaxed
+check "$T/markers.mps" 0         # refused without --relax: the one-process reader says so
 for f in "$ROOT"/tests/data/mps/*.mps; do check "$f" 0 --relax; done
 check "$ROOT/tests/data/mps/max.mps" 1
 if [ -d "$SHARED/mps-edge" ]; then
