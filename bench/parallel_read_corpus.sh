@@ -11,7 +11,7 @@ MPIRUN=${MPIRUN:-mpirun --allow-run-as-root --oversubscribe --mca btl self,vader
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 same=0 differ=0 taken=0
-sig() { grep "^Model fingerprint" "$T/out"; grep -E "shardlp: (warning|error):" "$T/err"; }
+sig() { grep -E "^Model fingerprint|integer columns? relaxed" "$T/out"; grep -E "shardlp: (warning|error):" "$T/err"; }
 for gz in $(find "$SHARED/lp" -name '*.mps.gz' | sort); do
     f="$T/$(basename "${gz%.gz}")"
     gunzip -c "$gz" >"$f"

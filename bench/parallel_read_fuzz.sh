@@ -12,7 +12,7 @@ MPIRUN=${MPIRUN:-mpirun --allow-run-as-root --oversubscribe --mca btl self,vader
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 same=0 differ=0 taken=0
-sig() { grep "^Model fingerprint" "$T/out"; grep -E "shardlp: (warning|error):" "$T/err"; echo "exit $1"; }
+sig() { grep -E "^Model fingerprint|integer columns? relaxed" "$T/out"; grep -E "shardlp: (warning|error):" "$T/err"; echo "exit $1"; }
 for seed in $(seq 1 "$COUNT"); do
     python3 "$HERE/tests/data/mutate_mps.py" "$BASE" "$T/f.mps" "$seed" $((1 + seed % 4))
     opts="--verbose --iter-limit 1 --threads 1 --presolve off --relax"
