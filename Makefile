@@ -35,7 +35,7 @@ run: build
 	$(MPIRUN) -np 4 $(BUILD)/shardlp solve $(EXAMPLE) --grid 2x2
 
 # make test: the quick tier (every unit test, the command-line and MPI scripts without
-# the label slow), about 3 minutes from a clean clone here. The rest, run by .ci/run and by
+# the label slow), about 4 minutes from a clean clone here. The rest, run by .ci/run and by
 # `make test-all`: test-asan (the unit tests under ASan/UBSan), test-slow (the long
 # scripts), test-extended (the MPI accuracy suites again on the guarded backend) and
 # test-packaging (the wheel in a fresh venv). docs/testing.md lists what is where.

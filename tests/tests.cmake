@@ -93,7 +93,7 @@ endif()
 # the communication plans, gen under MPI, checkpoints, output-file safety, presolve on
 # MPI grids, the stopped-rank watchdog; 6-10 s: the checker under MPI and the guarded
 # backend's error and shard-input runs) carry the label slow as well: `make test-slow`,
-# which .ci/run runs; make test leaves them out to stay within about 3 minutes
+# which .ci/run runs; make test leaves them out to stay within about 4 minutes
 # (docs/testing.md says which check is where).
 set(SLP_SLOW_SCRIPTS cli/python_interfaces cli/outputs mpi/guarded_agrees mpi/comm_support
     mpi/gen_mpi mpi/checkpoint mpi/presolve_grid mpi/watchdog mpi/check_mpi mpi/matrix_values
