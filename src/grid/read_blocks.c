@@ -6,6 +6,13 @@
 
 #include "grid/read_internal.h"
 
+void slp_read_give_up(reader_t *rd, const char *why)
+{
+    rd->irregular = 1;
+    if (!rd->why)
+        rd->why = why;
+}
+
 slp_err slp_read_grow(void *array, int64_t *cap, int64_t need, size_t elem)
 {
     if (need <= *cap)
@@ -245,7 +252,7 @@ slp_err slp_read_distribute(reader_t *rd, slp_grid_t *grid, slp_mps_result_t *re
     if (rc == SLP_OK) /* a block's column indices are 32-bit (slp_extract_block) */
         for (int c = 0; c < grid->C; c++)
             if (col_off[c + 1] - col_off[c] > INT32_MAX)
-                rd->irregular = 1;
+                slp_read_give_up(rd, "a column block of 2^31 columns or more");
     rc = slp_read_all_ranks(rd->comm, rc, !rd->irregular, &ok);
     int64_t nnz = rd->n_ent, n_e = 0;
     if (rc == SLP_OK && ok)

@@ -32,7 +32,8 @@ typedef struct {
     int P, me;
     slp_comm_t *comm;
     slp_mps_pieces_t *pc;
-    int irregular; /* the file goes to the one-process reader */
+    int irregular;   /* the file goes to the one-process reader */
+    const char *why; /* the first reason this rank found (for the log) */
     entry_t *ent;
     int64_t n_ent, cap_ent;
     bound_line_t *bnd;
@@ -43,6 +44,9 @@ typedef struct {
     int64_t *col_start; /* [P + 1] first global column of each piece */
     double t[4];        /* wall clock at the ends of the phases, for the log */
 } reader_t;
+
+/* This rank found a reason to leave the file to the one-process reader. */
+void slp_read_give_up(reader_t *rd, const char *why);
 
 /* Grow *array (of elem-byte items, *cap of them) to hold need items. */
 slp_err slp_read_grow(void *array, int64_t *cap, int64_t need, size_t elem);

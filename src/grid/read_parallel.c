@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -32,7 +33,7 @@ static slp_err on_entry(void *user, int64_t col, int64_t row, double value)
 {
     reader_t *rd = user;
     if (col > INT32_MAX || row > INT32_MAX) {
-        rd->irregular = 1; /* beyond this reader's record: the one-process reader takes it */
+        slp_read_give_up(rd, "a row or column number of 2^31 or more in a piece");
         return SLP_ERR_INPUT;
     }
     SLP_CALL(slp_read_grow(&rd->ent, &rd->cap_ent, rd->n_ent + 1, sizeof *rd->ent));
@@ -49,7 +50,7 @@ static void note_set(reader_t *rd, const slp_mps_bound_t *b)
         return;
     if (rd->set.len == 0) {
         if (b->set_len >= SET_BYTES) {
-            rd->irregular = 1;
+            slp_read_give_up(rd, "a BOUNDS set name of 64 bytes or more");
             return;
         }
         memcpy(rd->set.name, b->set, b->set_len);
@@ -102,7 +103,7 @@ static slp_err piece_of(reader_t *rd, int fd, int64_t begin, int64_t end, int by
     int64_t last = begin;
     for (int k = 0; rc == SLP_OK && k < rd->P; k++) {
         if (all[k] < 0)
-            rd->irregular = 1;
+            slp_read_give_up(rd, "a line of 1 MiB or more where a piece starts");
         else if (all[k] < last) /* never: the starts grow with the rank */
             all[k] = last;
         last = all[k] > last ? all[k] : last;
@@ -122,7 +123,7 @@ static void parse_piece(reader_t *rd, int64_t begin, int64_t end, int64_t lines_
         return;
     if (slp_mps_pieces_read(rd->pc, begin, end, lines_before) != SLP_OK) {
         slp_error_clear();
-        rd->irregular = 1;
+        slp_read_give_up(rd, "a line the one-process reader warns about or refuses");
     }
 }
 
@@ -275,7 +276,7 @@ static slp_err directory_fill(reader_t *rd, directory_t *dir, dir_rec_t *rec, in
         while (dir->slot[at] != UINT32_MAX && rec[dir->slot[at]].hash != rec[k].hash)
             at = (at + 1) & dir->mask;
         if (dir->slot[at] != UINT32_MAX)
-            rd->irregular = 1;
+            slp_read_give_up(rd, "a column whose lines are apart (or two names with one hash)");
         dir->slot[at] = (uint32_t)k;
     }
     return SLP_OK;
@@ -369,8 +370,8 @@ static slp_err resolve_bounds(reader_t *rd, outbox_t *ob, const directory_t *dir
             const char *name = take_name(&at, &len, &r, sizeof r);
             if (hop == 0) {
                 r.col = directory_find(dir, slp_name_hash(name, len));
-                if (r.col < 0)
-                    rd->irregular = 1; /* the one-process reader warns */
+                if (r.col < 0) /* the one-process reader warns */
+                    slp_read_give_up(rd, "a bound on a column that is not in COLUMNS");
                 else
                     rc = outbox_name(ob, slp_block_of(rd->col_start, rd->P, r.col), name, len,
                                      &r, sizeof r);
@@ -378,7 +379,7 @@ static slp_err resolve_bounds(reader_t *rd, outbox_t *ob, const directory_t *dir
             }
             const char *own = names[r.col - rd->col_start[rd->me]];
             if (strlen(own) != len || memcmp(own, name, len) != 0)
-                rd->irregular = 1;
+                slp_read_give_up(rd, "two column names with one hash");
             else
                 rc = keep_bound(&mine, &n_mine, &cap, &r);
         }
@@ -391,7 +392,7 @@ static slp_err resolve_bounds(reader_t *rd, outbox_t *ob, const directory_t *dir
         if (slp_mps_pieces_apply_bound(rd->pc, mine[k].col - rd->col_start[rd->me], &b,
                                        mine[k].key) != SLP_OK) {
             slp_error_clear();
-            rd->irregular = 1;
+            slp_read_give_up(rd, "a bound the one-process reader refuses");
         }
     }
     free(mine);
@@ -420,20 +421,21 @@ static slp_err resolve_names(reader_t *rd, int *ok)
         const set_rec_t *first = NULL;
         for (int k = 0; k < rd->P; k++) {
             if (sets[k].mixed)
-                rd->irregular = 1;
+                slp_read_give_up(rd, "a second BOUNDS set");
             if (sets[k].len && !first)
                 first = &sets[k];
             else if (sets[k].len && (sets[k].len != first->len ||
                                      memcmp(sets[k].name, first->name, (size_t)first->len)))
-                rd->irregular = 1;
+                slp_read_give_up(rd, "a second BOUNDS set");
         }
         rc = build_directory(rd, &dir);
     }
     rc = slp_read_all_ranks(rd->comm, rc, !rd->irregular, ok);
     if (rc == SLP_OK && *ok) {
         rc = resolve_bounds(rd, &ob, &dir);
-        int regular = !rd->irregular && !slp_mps_pieces_irregular(rd->pc);
-        rc = slp_read_all_ranks(rd->comm, rc, regular, ok);
+        if (slp_mps_pieces_irregular(rd->pc))
+            slp_read_give_up(rd, "a bound the one-process reader warns about");
+        rc = slp_read_all_ranks(rd->comm, rc, !rd->irregular, ok);
     }
     free(dir.rec);
     free(dir.slot);
@@ -497,10 +499,15 @@ static slp_err read_model(reader_t *rd, const char *path, int relax, slp_mps_res
     *ok = 0;
     int fd = open(path, O_RDONLY);
     int64_t size = fd >= 0 ? plain_size(fd) : -1;
+    if (size < 0)
+        slp_read_give_up(rd, "not a plain regular file (compressed, a pipe, or not found)");
     slp_err rc = slp_read_all_ranks(rd->comm, SLP_OK, size >= 0, ok);
     slp_read_layout_t layout;
     if (rc == SLP_OK && *ok)
         rc = slp_read_layout(rd->comm, fd, size, &layout, ok);
+    if (rc == SLP_OK && !*ok && !rd->why)
+        slp_read_give_up(rd, "sections other than NAME to ROWS, COLUMNS, RHS, RANGES, "
+                             "BOUNDS, ENDATA in this order");
     if (rc == SLP_OK && *ok)
         rc = slp_read_all_ranks(rd->comm, rc, *ok, ok); /* every rank found the same layout */
     slp_mps_callbacks_t cb = {.user = rd, .on_entry = on_entry, .quiet = 1};
@@ -522,11 +529,35 @@ static slp_err read_model(reader_t *rd, const char *path, int relax, slp_mps_res
     int good = 1;
     if (rc == SLP_OK && *ok) {
         good = slp_mps_pieces_result(rd->pc, res) == SLP_OK && model_acceptable(res, relax);
-        if (!good)
+        if (!good) {
             slp_error_clear();
+            slp_read_give_up(rd, "integer columns without relax, or values the model check "
+                                 "refuses");
+        }
         rc = slp_read_all_ranks(rd->comm, rc, good, ok);
     }
     return rc;
+}
+
+/* Why rank 0 reads the file: the lowest rank's reason, in the verbose log. Collective. */
+static void log_reason(const reader_t *rd)
+{
+    char mine[128] = "", *all = malloc(sizeof mine * (size_t)rd->P);
+    if (rd->why)
+        snprintf(mine, sizeof mine, "%s", rd->why);
+    if (slp_comm_allgather(rd->comm, all ? SLP_OK : SLP_ERR_NOMEM, mine, sizeof mine, all) !=
+        SLP_OK) {
+        slp_error_clear();
+        free(all);
+        return;
+    }
+    for (int k = 0; k < rd->P; k++)
+        if (all[k * sizeof mine]) {
+            slp_log_verbose("Parallel read: rank 0 reads the file instead (rank %d: %s)\n", k,
+                            all + k * sizeof mine);
+            break;
+        }
+    free(all);
 }
 
 slp_err slp_read_parallel(slp_grid_t *grid, const char *path, int relax,
@@ -568,6 +599,8 @@ slp_err slp_read_parallel(slp_grid_t *grid, const char *path, int relax,
     } else {
         slp_local_problem_free(out);
         memset(out, 0, sizeof *out);
+        if (rc == SLP_OK)
+            log_reason(&rd);
     }
     slp_mps_result_free(&res);
     reader_free(&rd);
