@@ -87,6 +87,33 @@ const char *slp_model_col_name(const slp_model_t *model, int64_t j, char *buf)
     return buf;
 }
 
+slp_bounds_fault slp_bounds_fault_of(double lo, double up)
+{
+    if (isnan(lo) || isnan(up))
+        return SLP_BOUNDS_NAN;
+    if (lo == INFINITY || up == -INFINITY)
+        return SLP_BOUNDS_WRONG_SIDE;
+    return lo > up ? SLP_BOUNDS_CROSSED : SLP_BOUNDS_OK;
+}
+
+/* The error for bounds [lo, up] of `what` (column or row) `name`, or SLP_OK. */
+static slp_err bounds_error(const char *source, const char *what, const char *name, double lo,
+                            double up)
+{
+    switch (slp_bounds_fault_of(lo, up)) {
+    case SLP_BOUNDS_NAN:
+        return slp_error(SLP_ERR_INPUT, "%s: bound of %s %s is NaN", source, what, name);
+    case SLP_BOUNDS_WRONG_SIDE:
+        return slp_error(SLP_ERR_INPUT, "%s: %s %s has an infinite bound on the wrong side",
+                         source, what, name);
+    case SLP_BOUNDS_CROSSED:
+        return slp_error(SLP_ERR_INPUT, "%s: %s %s has lower bound %.17g above upper bound %.17g",
+                         source, what, name, lo, up);
+    default:
+        return SLP_OK;
+    }
+}
+
 slp_err slp_model_validate(const slp_model_t *model, const char *source)
 {
     char name[32];
@@ -95,28 +122,11 @@ slp_err slp_model_validate(const slp_model_t *model, const char *source)
         if (!isfinite(model->c[j]))
             return slp_error(SLP_ERR_INPUT, "%s: objective coefficient of column %s is not finite",
                              source, cn);
-        if (isnan(model->lv[j]) || isnan(model->uv[j]))
-            return slp_error(SLP_ERR_INPUT, "%s: bound of column %s is NaN", source, cn);
-        if (model->lv[j] == INFINITY || model->uv[j] == -INFINITY)
-            return slp_error(SLP_ERR_INPUT, "%s: column %s has an infinite bound on the wrong side",
-                             source, cn);
-        if (model->lv[j] > model->uv[j])
-            return slp_error(SLP_ERR_INPUT,
-                             "%s: column %s has lower bound %.17g above upper bound %.17g", source,
-                             cn, model->lv[j], model->uv[j]);
+        SLP_CALL(bounds_error(source, "column", cn, model->lv[j], model->uv[j]));
     }
-    for (int64_t i = 0; i < model->m; i++) {
-        const char *rn = slp_model_row_name(model, i, name);
-        if (isnan(model->lc[i]) || isnan(model->uc[i]))
-            return slp_error(SLP_ERR_INPUT, "%s: bound of row %s is NaN", source, rn);
-        if (model->lc[i] == INFINITY || model->uc[i] == -INFINITY)
-            return slp_error(SLP_ERR_INPUT, "%s: row %s has an infinite bound on the wrong side",
-                             source, rn);
-        if (model->lc[i] > model->uc[i])
-            return slp_error(SLP_ERR_INPUT,
-                             "%s: row %s has lower bound %.17g above upper bound %.17g", source, rn,
-                             model->lc[i], model->uc[i]);
-    }
+    for (int64_t i = 0; i < model->m; i++)
+        SLP_CALL(bounds_error(source, "row", slp_model_row_name(model, i, name), model->lc[i],
+                              model->uc[i]));
     for (int64_t k = 0; k < model->nnz; k++)
         if (!isfinite(model->val[k]))
             return slp_error(SLP_ERR_INPUT, "%s: matrix entry %lld is not finite", source,

@@ -52,6 +52,15 @@ const char *slp_model_col_name(const slp_model_t *model, int64_t j, char *buf);
  * no lower bound of +inf or upper bound of -inf. `source` names the file in the message. */
 slp_err slp_model_validate(const slp_model_t *model, const char *source);
 
+/* What slp_model_validate refuses in bounds [lo, up] (of a column or a row). */
+typedef enum {
+    SLP_BOUNDS_OK = 0,
+    SLP_BOUNDS_NAN,        /* a NaN */
+    SLP_BOUNDS_WRONG_SIDE, /* lo = +inf or up = -inf */
+    SLP_BOUNDS_CROSSED     /* lo > up */
+} slp_bounds_fault;
+slp_bounds_fault slp_bounds_fault_of(double lo, double up);
+
 /* Columns the file marked integer (MARKER INTORG, BV/LI/UI bounds). */
 int64_t slp_model_integer_columns(const slp_model_t *model);
 

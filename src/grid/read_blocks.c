@@ -13,21 +13,6 @@ void slp_read_give_up(reader_t *rd, const char *why)
         rd->why = why;
 }
 
-slp_err slp_read_grow(void *array, int64_t *cap, int64_t need, size_t elem)
-{
-    if (need <= *cap)
-        return SLP_OK;
-    int64_t cap2 = *cap ? 2 * *cap : 1024;
-    while (cap2 < need)
-        cap2 *= 2;
-    void *bigger = realloc(*(void **)array, (size_t)cap2 * elem);
-    if (!bigger)
-        return slp_error(SLP_ERR_NOMEM, "out of memory reading the model in parallel");
-    *(void **)array = bigger;
-    *cap = cap2;
-    return SLP_OK;
-}
-
 slp_err slp_read_all_ranks(slp_comm_t *comm, slp_err rc, int ok, int *all)
 {
     *all = 0;

@@ -10,6 +10,7 @@
 #include "io/mps_parse.h"
 
 #define SET_BYTES 64
+#define GROW_FIRST 1024 /* the first capacity of the reader's growing arrays (slp_grow) */
 
 typedef struct { /* a matrix entry of this rank's piece */
     int32_t row, col; /* global row, column of the piece */
@@ -47,9 +48,6 @@ typedef struct {
 
 /* This rank found a reason to leave the file to the one-process reader. */
 void slp_read_give_up(reader_t *rd, const char *why);
-
-/* Grow *array (of elem-byte items, *cap of them) to hold need items. */
-slp_err slp_read_grow(void *array, int64_t *cap, int64_t need, size_t elem);
 
 /* *all = 1 when `ok` on every rank. Collective; `rc` is this rank's status so far, and a
  * failure on any rank is returned on all (no rank goes on to wait for one that stopped). */

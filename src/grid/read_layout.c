@@ -1,10 +1,10 @@
 /* Section layout and piece starts of a parallel MPS read (grid/read_layout.h). */
 #include "grid/read_layout.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "io/text_in.h"
 
 #define SCAN_BLOCK ((size_t)1 << 20)
 #define MAX_HEADERS 32 /* header lines one rank reports; more: the file is read by one process */
@@ -20,23 +20,6 @@ typedef struct {
     header_t h[MAX_HEADERS];
 } headers_t;
 
-/* bytes [offset, offset + len) of the file, fewer at its end; -1 on an error. */
-static ssize_t read_at(int fd, char *buf, size_t len, int64_t offset)
-{
-    size_t got = 0;
-    while (got < len) {
-        ssize_t n = pread(fd, buf + got, len - got, (off_t)(offset + (int64_t)got));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -1;
-        if (n == 0)
-            break;
-        got += (size_t)n;
-    }
-    return (ssize_t)got;
-}
-
 static int is_blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\v' || ch == '\f'; }
 
 /* The first word of the header line at `offset`; 0 when the line is blank after all
@@ -44,7 +27,7 @@ static int is_blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\v' || c
 static int first_word(int fd, int64_t offset, char word[WORD])
 {
     char buf[WORD];
-    ssize_t got = read_at(fd, buf, WORD, offset);
+    ssize_t got = slp_pread_full(fd, buf, WORD, offset);
     ssize_t k = 0;
     while (k < got && buf[k] == '\r')
         k++;
@@ -78,7 +61,7 @@ static void scan_headers(int fd, int64_t begin, int64_t end, headers_t *hs)
     memset(hs, 0, sizeof *hs);
     char *buf = malloc(SCAN_BLOCK);
     char before = '\n';
-    if (!buf || (begin > 0 && read_at(fd, &before, 1, begin - 1) != 1)) {
+    if (!buf || (begin > 0 && slp_pread_full(fd, &before, 1, begin - 1) != 1)) {
         hs->failed = 1;
         free(buf);
         return;
@@ -86,7 +69,7 @@ static void scan_headers(int fd, int64_t begin, int64_t end, headers_t *hs)
     int at_start = before == '\n';
     for (int64_t pos = begin; pos < end && !hs->overflow;) {
         size_t len = end - pos < (int64_t)SCAN_BLOCK ? (size_t)(end - pos) : SCAN_BLOCK;
-        if (read_at(fd, buf, len, pos) != (ssize_t)len) {
+        if (slp_pread_full(fd, buf, len, pos) != (ssize_t)len) {
             hs->failed = 1;
             break;
         }
@@ -114,7 +97,7 @@ static void scan_headers(int fd, int64_t begin, int64_t end, headers_t *hs)
  * failure or a line longer than the scan buffer. */
 static int64_t line_after(int fd, int64_t offset, int64_t size, char *buf)
 {
-    ssize_t got = read_at(fd, buf, SCAN_BLOCK, offset);
+    ssize_t got = slp_pread_full(fd, buf, SCAN_BLOCK, offset);
     if (got < 0)
         return -1;
     const char *nl = memchr(buf, '\n', (size_t)got);
@@ -217,7 +200,7 @@ static int next_line(lines_t *ln, int64_t *start, const char **tok, size_t *tok_
         ln->at = 0;
         size_t room = SCAN_BLOCK - ln->len;
         size_t want = ln->end - ln->pos < (int64_t)room ? (size_t)(ln->end - ln->pos) : room;
-        ssize_t got = read_at(ln->fd, ln->buf + ln->len, want, ln->pos);
+        ssize_t got = slp_pread_full(ln->fd, ln->buf + ln->len, want, ln->pos);
         if (got < 0 || (got == 0 && want > 0))
             return -1;
         ln->pos += got;
@@ -252,7 +235,7 @@ int64_t slp_read_piece_start(int fd, int64_t begin, int64_t end, int rank, int r
         return rank == 0 ? begin : end;
     int64_t x = begin + (end - begin) * rank / ranks;
     char before;
-    if (read_at(fd, &before, 1, x - 1) != 1)
+    if (slp_pread_full(fd, &before, 1, x - 1) != 1)
         return -1;
     lines_t ln = {fd, x, end, malloc(SCAN_BLOCK), 0, 0};
     if (!ln.buf)

@@ -18,10 +18,12 @@
 #include <unistd.h>
 
 #include "core/log.h"
+#include "core/model.h"
 #include "core/name_index.h"
 #include "core/timer.h"
 #include "grid/read_internal.h"
 #include "grid/read_layout.h"
+#include "io/text_in.h"
 
 typedef struct { /* a bound resolved to its column, sent to the column's piece */
     int64_t col, key;
@@ -36,7 +38,8 @@ static slp_err on_entry(void *user, int64_t col, int64_t row, double value)
         slp_read_give_up(rd, "a row or column number of 2^31 or more in a piece");
         return SLP_ERR_INPUT;
     }
-    SLP_CALL(slp_read_grow(&rd->ent, &rd->cap_ent, rd->n_ent + 1, sizeof *rd->ent));
+    SLP_CALL(slp_grow(&rd->ent, &rd->cap_ent, rd->n_ent + 1, sizeof *rd->ent, GROW_FIRST,
+                      "a piece's matrix entries"));
     rd->ent[rd->n_ent++] = (entry_t){(int32_t)row, (int32_t)col, value};
     return SLP_OK;
 }
@@ -64,8 +67,10 @@ static slp_err on_bound(void *user, int64_t line, const slp_mps_bound_t *b)
 {
     reader_t *rd = user;
     note_set(rd, b);
-    SLP_CALL(slp_read_grow(&rd->bnd, &rd->cap_bnd, rd->n_bnd + 1, sizeof *rd->bnd));
-    SLP_CALL(slp_read_grow(&rd->names, &rd->names_cap, rd->names_len + (int64_t)b->col_len, 1));
+    SLP_CALL(slp_grow(&rd->bnd, &rd->cap_bnd, rd->n_bnd + 1, sizeof *rd->bnd, GROW_FIRST,
+                      "a piece's BOUNDS lines"));
+    SLP_CALL(slp_grow(&rd->names, &rd->names_cap, rd->names_len + (int64_t)b->col_len, 1,
+                      GROW_FIRST, "a piece's BOUNDS column names"));
     rd->bnd[rd->n_bnd++] = (bound_line_t){(int64_t)rd->me << 40 | line, rd->names_len,
                                           (int64_t)b->col_len, b->type, b->has_value, b->value};
     memcpy(rd->names + rd->names_len, b->col, b->col_len);
@@ -82,12 +87,8 @@ static int64_t plain_size(int fd)
     unsigned char m[6] = {0};
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
         return -1;
-    ssize_t got = pread(fd, m, sizeof m, 0);
-    if (got < 0)
-        return -1;
-    if ((got >= 2 && m[0] == 0x1f && m[1] == 0x8b) || (got >= 3 && !memcmp(m, "BZh", 3)) ||
-        (got >= 6 && !memcmp(m, "\xfd" "7zXZ\0", 6)) ||
-        (got >= 4 && !memcmp(m, "\x28\xb5\x2f\xfd", 4)))
+    ssize_t got = slp_pread_full(fd, m, sizeof m, 0);
+    if (got < 0 || slp_text_compressed(m, (size_t)got))
         return -1;
     return (int64_t)st.st_size;
 }
@@ -177,7 +178,8 @@ typedef struct {
 
 static slp_err outbox_put(outbox_t *ob, int dest, const void *src, size_t n)
 {
-    SLP_CALL(slp_read_grow(&ob->data[dest], &ob->cap[dest], ob->len[dest] + (int64_t)n, 1));
+    SLP_CALL(slp_grow(&ob->data[dest], &ob->cap[dest], ob->len[dest] + (int64_t)n, 1,
+                      GROW_FIRST, "names sent to other ranks"));
     memcpy(ob->data[dest] + ob->len[dest], src, n);
     ob->len[dest] += (int64_t)n;
     return SLP_OK;
@@ -337,7 +339,8 @@ static int by_key(const void *a, const void *b)
 /* Bounds for this piece's columns: *mine grows by one. */
 static slp_err keep_bound(bound_rec_t **mine, int64_t *count, int64_t *cap, const bound_rec_t *r)
 {
-    SLP_CALL(slp_read_grow(mine, cap, *count + 1, sizeof **mine));
+    SLP_CALL(slp_grow(mine, cap, *count + 1, sizeof **mine, GROW_FIRST,
+                      "the bounds of a piece's columns"));
     (*mine)[(*count)++] = *r;
     return SLP_OK;
 }
@@ -459,12 +462,10 @@ static int model_acceptable(const slp_mps_result_t *res, int relax)
     if ((res->n_int > 0 && !relax) || !isfinite(res->obj_const) || res->m > INT32_MAX)
         return 0;
     for (int64_t j = 0; j < res->n; j++)
-        if (!isfinite(res->c[j]) || isnan(res->lv[j]) || isnan(res->uv[j]) ||
-            res->lv[j] == INFINITY || res->uv[j] == -INFINITY || res->lv[j] > res->uv[j])
+        if (!isfinite(res->c[j]) || slp_bounds_fault_of(res->lv[j], res->uv[j]) != SLP_BOUNDS_OK)
             return 0;
     for (int64_t i = 0; i < res->m; i++)
-        if (isnan(res->lc[i]) || isnan(res->uc[i]) || res->lc[i] == INFINITY ||
-            res->uc[i] == -INFINITY || res->lc[i] > res->uc[i])
+        if (slp_bounds_fault_of(res->lc[i], res->uc[i]) != SLP_BOUNDS_OK)
             return 0;
     return 1;
 }

@@ -214,21 +214,15 @@ static size_t read_input(parser_t *p, char *dst, size_t size)
 {
     if (p->file)
         return slp_text_in_read(p->file, dst, size);
-    size_t got = 0;
-    while (got < size && p->pos < p->limit) {
-        int64_t left = p->limit - p->pos;
-        size_t want = (int64_t)(size - got) < left ? size - got : (size_t)left;
-        ssize_t n = pread(p->fd, dst + got, want, (off_t)p->pos);
-        if (n < 0 && errno == EINTR && !slp_interrupt_pending())
-            continue;
-        if (n <= 0) {
-            p->read_errno = n < 0 ? errno : EIO; /* the file became shorter */
-            return 0;
-        }
-        got += (size_t)n;
-        p->pos += n;
+    int64_t left = p->limit - p->pos;
+    size_t want = (int64_t)size < left ? size : (size_t)left;
+    ssize_t got = slp_pread_full(p->fd, dst, want, p->pos);
+    if (got < (ssize_t)want) { /* a read error, or the file became shorter */
+        p->read_errno = got < 0 ? errno : EIO;
+        return 0;
     }
-    return got;
+    p->pos += got;
+    return (size_t)got;
 }
 
 /* More input after the unconsumed bytes, which move to the front of the buffer (grown

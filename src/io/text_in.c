@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 #ifdef SLP_HAVE_ZSTD
 #include <zstd.h>
@@ -58,6 +59,42 @@ static void fill_in(slp_text_in_t *t)
             fail(t, SLP_TEXT_IO, strerror(errno ? errno : EIO));
         t->in_eof = 1;
     }
+}
+
+/* The compression whose magic bytes begin head[0..len). */
+static kind_t kind_of(const unsigned char *head, size_t len)
+{
+    static const struct {
+        kind_t kind;
+        const char *magic;
+        size_t n;
+    } MAGIC[] = {{K_GZIP, "\x1f\x8b", 2}, {K_BZIP2, "BZh", 3}, {K_XZ, "\xfd" "7zXZ\0", 6},
+                 {K_ZSTD, "\x28\xb5\x2f\xfd", 4}};
+    for (size_t k = 0; k < sizeof MAGIC / sizeof MAGIC[0]; k++)
+        if (len >= MAGIC[k].n && !memcmp(head, MAGIC[k].magic, MAGIC[k].n))
+            return MAGIC[k].kind;
+    return K_PLAIN;
+}
+
+int slp_text_compressed(const void *head, size_t len)
+{
+    return kind_of(head, len) != K_PLAIN;
+}
+
+ssize_t slp_pread_full(int fd, void *buf, size_t len, int64_t offset)
+{
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = pread(fd, (char *)buf + got, len - got, (off_t)(offset + (int64_t)got));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        got += (size_t)n;
+    }
+    return (ssize_t)got;
 }
 
 static int starts_with(const slp_text_in_t *t, const char *magic, size_t n)
@@ -248,14 +285,7 @@ slp_err slp_text_in_open(const char *path, slp_text_in_t **out)
     }
     t->f = f;
     fill_in(t);
-    if (starts_with(t, "\x1f\x8b", 2))
-        t->kind = K_GZIP;
-    else if (starts_with(t, "BZh", 3))
-        t->kind = K_BZIP2;
-    else if (starts_with(t, "\xfd" "7zXZ\0", 6))
-        t->kind = K_XZ;
-    else if (starts_with(t, "\x28\xb5\x2f\xfd", 4))
-        t->kind = K_ZSTD;
+    t->kind = kind_of(t->in + t->in_pos, t->in_len - t->in_pos);
     if (t->kind != K_PLAIN)
         start_coder(t);
     if (t->status != SLP_TEXT_OK) {

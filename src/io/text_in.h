@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "core/error.h"
 
@@ -36,5 +37,11 @@ int slp_text_in_eof(const slp_text_in_t *t);
 slp_text_status slp_text_in_status(const slp_text_in_t *t, const char **why);
 /* The compression found: "gzip", "bzip2", "xz", "zstd" or "none". */
 const char *slp_text_in_kind(const slp_text_in_t *t);
+/* 1 when the first `len` bytes of a file are the magic bytes of a compression this
+ * reader decodes (what slp_text_in_open looks at). */
+int slp_text_compressed(const void *head, size_t len);
+/* Bytes [offset, offset + len) of the plain file fd (fewer at its end), retried across
+ * short reads and EINTR; -1 on an error (errno). */
+ssize_t slp_pread_full(int fd, void *buf, size_t len, int64_t offset);
 
 #endif
