@@ -41,7 +41,7 @@
                                           * decompression bomb): error, bounded memory */
 #define READ_BLOCK ((size_t)1 << 20) /* the first input buffer */
 #define NO_NUL ((size_t)-1)
-#define MAX_COL_SEARCHES 4096 /* find_column's binary searches before the name index */
+#define MAX_COL_SEARCHES 4096 /* BOUNDS lines' binary searches before the name index */
 #define LINE_PAD 64 /* readable bytes after the buffer's data, for tokenize */
 #define WARN_SHOWN 5                     /* warnings printed per kind, then counted */
 
@@ -169,7 +169,8 @@ typedef struct {
     char **col_names;
     double *c, *lv, *uv;
     unsigned char *col_flags, *is_int;
-    int cols_ordered;    /* every column name came after the one before (name_after) */
+    int cols_in_order;   /* every column name came after the one before (name_after), and
+                          * the index `cols` holds none of them yet (index_columns) */
     int64_t col_hint;    /* find_column: the column after the last one found */
     int64_t col_searches; /* find_column: binary searches so far */
     int64_t cur_col;     /* column of the current COLUMNS run, or -1 */
@@ -790,8 +791,6 @@ static slp_err add_col(parser_t *p, tok_t name, int64_t *out)
         p->col_cap = cap;
     }
     int64_t j = p->n;
-    if (j > 0 && !name_after(name, p->col_names[j - 1]))
-        p->cols_ordered = 0;
     p->col_names[j] = slp_malloc(name.len + 1);
     if (!p->col_names[j])
         return SLP_ERR_NOMEM;
@@ -815,7 +814,7 @@ static int column_is(const parser_t *p, int64_t j, tok_t name)
     return !strncmp(p->col_names[j], name.s, name.len) && p->col_names[j][name.len] == '\0';
 }
 
-/* Binary search over columns named in increasing order (cols_ordered). */
+/* Binary search over columns named in increasing order (cols_in_order). */
 static int64_t search_ordered(const parser_t *p, tok_t name)
 {
     int64_t lo = 0, hi = p->n; /* the name, if there, is in [lo, hi) */
@@ -831,17 +830,32 @@ static int64_t search_ordered(const parser_t *p, tok_t name)
     return CODE_UNKNOWN;
 }
 
-/* The column of a name, or CODE_UNKNOWN (docs/mps.md, "Reading speed"). BOUNDS lines
- * mostly name columns in file order, so the column after the last one found is tried
- * first; while the column names came in increasing order, a binary search over them
- * finds any other, up to MAX_COL_SEARCHES times. Only then is the name index asked, whose
- * table of names that came in order is built at that first question (a 195 MB file's 2.2
- * million names: 5% of its read, and 96 MiB). */
+/* The column names into the index, when they are still only in col_names (docs/mps.md,
+ * "Reading speed"): names that come in increasing order (shorter first, then by bytes:
+ * the order of generated names) need no index to tell that they are new, nor to be
+ * found again (find_column), so a file whose names all come in order never builds one.
+ * The first name out of order, or too many BOUNDS lines that miss find_column's guess,
+ * build it here, in order (the index takes such names without a probe). */
+static slp_err index_columns(parser_t *p)
+{
+    if (!p->cols_in_order || !p->cols)
+        return SLP_OK;
+    for (int64_t j = 0; j < p->n; j++)
+        SLP_CALL(slp_name_index_insert_n(p->cols, p->col_names[j], strlen(p->col_names[j]), j,
+                                         NULL, NULL));
+    p->cols_in_order = 0;
+    return SLP_OK;
+}
+
+/* The column of a name, or CODE_UNKNOWN. BOUNDS lines mostly name columns in file
+ * order, so the column after the last one found is tried first; while the names are in
+ * order and not indexed, a binary search over them finds any other (data_line builds
+ * the index after MAX_COL_SEARCHES of them); else the index. */
 static int64_t find_column(parser_t *p, tok_t name)
 {
     int64_t j = p->col_hint;
     if (j >= p->n || !column_is(p, j, name)) {
-        if (p->cols_ordered && p->col_searches < MAX_COL_SEARCHES) {
+        if (p->cols_in_order) {
             p->col_searches++;
             j = search_ordered(p, name);
         } else {
@@ -1276,12 +1290,17 @@ static slp_err enter_column(parser_t *p, tok_t name, int64_t *out)
         *out = j;
         return SLP_OK;
     }
-    /* one probe of the index: the name goes in as column n unless it is there (a piece
-     * of a parallel read has no index: a name seen before becomes a second column, and
-     * the read's directory of names finds the pair) */
+    /* a name after every name so far is new (index_columns); else one probe of the index:
+     * the name goes in as column n unless it is there (a piece of a parallel read has no
+     * index: a name seen before becomes a second column, and the read's directory of
+     * names finds the pair) */
     int inserted = 1;
-    if (p->cols)
-        SLP_CALL(slp_name_index_insert_n(p->cols, name.s, name.len, p->n, &inserted, &j));
+    if (!p->cols_in_order || (p->n > 0 && !name_after(name, p->col_names[p->n - 1]))) {
+        SLP_CALL(index_columns(p));
+        p->cols_in_order = 0;
+        if (p->cols)
+            SLP_CALL(slp_name_index_insert_n(p->cols, name.s, name.len, p->n, &inserted, &j));
+    }
     if (!inserted) {
         warn_at(p, W_SPLIT_COL, "column '%.*s' continues after other columns: entries merged",
                 TOK_ARG(name));
@@ -1351,23 +1370,33 @@ static slp_err apply_columns(parser_t *p, const dline_t *d)
 }
 
 #if defined(__SSE2__)
-/* Masks of the 64 bytes at s: blanks (space, tab), newlines, and the characters the
+/* Masks of the 16 bytes at s: blanks (space, tab), newlines, and the characters the
  * fast COLUMNS loop leaves to the general path (carriage return, vertical tab, form
  * feed: a line with one is read by read_line and the tokenizer as before). */
+static void masks16(const char *s, unsigned *blank, unsigned *newline, unsigned *other)
+{
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
+    __m128i bl = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')),
+                              _mm_cmpeq_epi8(x, _mm_set1_epi8('\t')));
+    __m128i ot = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\r')),
+                              _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\v')),
+                                           _mm_cmpeq_epi8(x, _mm_set1_epi8('\f'))));
+    *blank = (unsigned)_mm_movemask_epi8(bl);
+    *newline = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('\n')));
+    *other = (unsigned)_mm_movemask_epi8(ot);
+}
+
+/* The same masks of the 64 bytes at s, 16 bytes at a time until a newline is seen (a
+ * COLUMNS line is mostly 20 to 40 bytes). */
 static void line_masks(const char *s, uint64_t *blank, uint64_t *newline, uint64_t *other)
 {
     uint64_t b = 0, n = 0, o = 0;
-    for (int part = 0; part < 4; part++) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * part));
-        __m128i bl = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(' ')),
-                                  _mm_cmpeq_epi8(x, _mm_set1_epi8('\t')));
-        __m128i ot = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\r')),
-                                  _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\v')),
-                                               _mm_cmpeq_epi8(x, _mm_set1_epi8('\f'))));
-        int shift = 16 * part;
-        b |= (uint64_t)(uint16_t)_mm_movemask_epi8(bl) << shift;
-        n |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('\n'))) << shift;
-        o |= (uint64_t)(uint16_t)_mm_movemask_epi8(ot) << shift;
+    for (int part = 0; part < 4 && !n; part++) {
+        unsigned pb, pn, po;
+        masks16(s + 16 * part, &pb, &pn, &po);
+        b |= (uint64_t)pb << (16 * part);
+        n |= (uint64_t)pn << (16 * part);
+        o |= (uint64_t)po << (16 * part);
     }
     *blank = b;
     *newline = n;
@@ -1810,6 +1839,8 @@ static slp_err data_line(parser_t *p)
     }
     default: break;
     }
+    if (p->section == SEC_BOUNDS && p->col_searches >= MAX_COL_SEARCHES)
+        SLP_CALL(index_columns(p)); /* find_column's guesses miss too often */
     dline_t d;
     if (p->section == SEC_COLUMNS && decode_columns_common(p, &d))
         return apply_columns(p, &d);
@@ -2024,7 +2055,7 @@ static slp_err parser_init(parser_t *p, const char *path, const slp_mps_callback
     p->quiet = cb ? cb->quiet : 0;
     p->sense = 1;
     p->cur_col = -1;
-    p->cols_ordered = 1;
+    p->cols_in_order = 1;
     p->first_marker_col = -1;
     p->buf_cap = READ_BLOCK;
     p->buf = slp_malloc(p->buf_cap + LINE_PAD);

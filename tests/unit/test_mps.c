@@ -591,6 +591,70 @@ static void test_broken(void)
     slp_error_clear();
 }
 
+/* --- column lookups ---------------------------------------------------------- */
+
+/* n columns X<k> (in increasing order, or with each pair of neighbours swapped), each
+ * with entry k+1 in row R; BOUNDS give column k the lower bound k % 7 + 1 in a
+ * scattered order (more lines than the reader's binary searches before it builds its
+ * name index), and name 3 columns that do not exist. Optionally column X0 again at the
+ * end (a split column, merged). The model read must carry exactly these values. */
+static void column_lookup_case(int n, int swapped, int split)
+{
+    char path[] = "/tmp/test_mps_lookup_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    CHECK(f != NULL, "temporary MPS file");
+    if (!f)
+        return;
+    fprintf(f, "NAME lookup\nROWS\n N obj\n G R\n G S\nCOLUMNS\n");
+    for (int j = 0; j < n; j++) {
+        int k = swapped ? (j ^ 1) : j;
+        fprintf(f, "    X%d  R  %d\n", k, k + 1);
+    }
+    if (split)
+        fprintf(f, "    X0  S  5\n");
+    fprintf(f, "RHS\n    rhs  R  1\nBOUNDS\n");
+    for (int t = 0; t < n; t++) {
+        int k = (int)(((int64_t)t * 7919) % n); /* a permutation: 7919 is prime, not a factor of n */
+        fprintf(f, " LO BND  X%d  %d\n", k, k % 7 + 1);
+        if (t % 2000 == 1)
+            fprintf(f, " UP BND  Y%d  1\n", t);
+    }
+    fprintf(f, "ENDATA\n");
+    fclose(f);
+    slp_log_set_printing(0);
+    slp_model_t *mo = read_ok(path);
+    slp_log_set_printing(1);
+    unlink(path);
+    if (!mo)
+        return;
+    CHECK(mo->n == n && mo->nnz == n + split, "lookup case %d/%d/%d: sizes %lld %lld", n,
+          swapped, split, (long long)mo->n, (long long)mo->nnz);
+    int wrong = 0;
+    for (int j = 0; j < n && mo->n == n; j++) {
+        int k = swapped ? (j ^ 1) : j;
+        char want[32];
+        snprintf(want, sizeof want, "X%d", k);
+        if (strcmp(mo->col_names[j], want) || mo->lv[j] != k % 7 + 1 || mo->uv[j] != INFINITY ||
+            entry(mo, 0, j) != k + 1)
+            wrong++;
+    }
+    CHECK(wrong == 0, "lookup case %d/%d/%d: %d columns with a wrong name, bound or entry", n,
+          swapped, split, wrong);
+    if (split) {
+        int64_t x0 = find_col(mo, "X0");
+        CHECK(x0 >= 0 && entry(mo, 1, x0) == 5.0, "split column X0 merged");
+    }
+    slp_model_destroy(&mo);
+}
+
+static void test_column_lookup(void)
+{
+    column_lookup_case(9002, 0, 0); /* names in order: no index at all */
+    column_lookup_case(9002, 1, 0); /* out of order: the index from the second name */
+    column_lookup_case(9002, 0, 1); /* in order, then a split column */
+}
+
 /* --- round trip ------------------------------------------------------------ */
 
 static void round_trip(const char *path, const char *tmpdir, const char *suffix, int names)
@@ -849,6 +913,7 @@ int main(int argc, char **argv)
     test_streaming();
     test_edge();
     test_broken();
+    test_column_lookup();
     test_round_trip();
     test_corpus_sizes();
     return check_summary();
