@@ -74,53 +74,6 @@ static slp_err column_cuts(reader_t *rd, const int64_t *weight, int parts, int64
     return rc;
 }
 
-typedef struct { /* an entry on its way to its block, in block-local numbers */
-    int32_t row, col;
-    double val;
-} block_entry_t;
-
-/* The rank of the block of this piece's entry k. */
-static int entry_dest(const reader_t *rd, const slp_grid_t *grid, const int64_t *row_off,
-                      const int64_t *col_off, int64_t k)
-{
-    int64_t g = rd->col_start[rd->me] + rd->ent[k].col;
-    int r = slp_block_of(row_off, grid->R, rd->ent[k].row);
-    return r * grid->C + slp_block_of(col_off, grid->C, g);
-}
-
-/* Send every entry to the rank of its block (the piece's entries are freed); *in gets
- * this rank's, in increasing column order (pieces in rank order, columns in order within
- * a piece). */
-static slp_err send_entries(reader_t *rd, const slp_grid_t *grid, const int64_t *row_off,
-                            const int64_t *col_off, block_entry_t **in, int64_t *count)
-{
-    int64_t *at = calloc((size_t)rd->P + 1, sizeof *at);
-    block_entry_t *out = malloc(sizeof *out * (size_t)(rd->n_ent + 1));
-    slp_err rc = at && out ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
-    for (int64_t k = 0; rc == SLP_OK && k < rd->n_ent; k++)
-        at[entry_dest(rd, grid, row_off, col_off, k) + 1]++;
-    for (int d = 0; rc == SLP_OK && d < rd->P; d++)
-        at[d + 1] += at[d];
-    for (int64_t k = 0; rc == SLP_OK && k < rd->n_ent; k++) {
-        const entry_t *e = &rd->ent[k];
-        int d = entry_dest(rd, grid, row_off, col_off, k), r = d / grid->C, c = d % grid->C;
-        out[at[d]++] = (block_entry_t){(int32_t)(e->row - row_off[r]),
-                                       (int32_t)(rd->col_start[rd->me] + e->col - col_off[c]),
-                                       e->val};
-    }
-    free(rd->ent); /* the entries live on in `out` */
-    rd->ent = NULL;
-    rd->n_ent = rd->cap_ent = 0;
-    for (int d = rd->P - 1; rc == SLP_OK && d > 0; d--) /* ends to counts */
-        at[d] -= at[d - 1];
-    rc = slp_comm_agree(rd->comm, rc);
-    if (rc == SLP_OK)
-        rc = slp_comm_exchange(rd->comm, out, at, sizeof *out, (void **)in, count);
-    free(out);
-    free(at);
-    return rc;
-}
-
 /* Columns [lo, hi) of piece `piece` that fall in [a, b). */
 static void overlap(const reader_t *rd, int piece, int64_t a, int64_t b, int64_t *lo, int64_t *hi)
 {
@@ -130,11 +83,12 @@ static void overlap(const reader_t *rd, int piece, int64_t a, int64_t b, int64_t
         *hi = *lo;
 }
 
-/* One column vector of the pieces (*piece, freed here) into the slice `slice` of the
+/* One column vector of the pieces (*piece, freed here) into the slice *slice of the
  * ranks of each grid column: the pieces send to the ranks (0, c), in column order, which
- * pass the slice on to their grid column. */
+ * take what they receive as their slice (no copy beside it) and pass it on to their grid
+ * column. */
 static slp_err send_column_vector(reader_t *rd, const slp_grid_t *grid, const int64_t *col_off,
-                                  double **piece, double *slice)
+                                  double **piece, double **slice)
 {
     int64_t *per = calloc((size_t)rd->P, sizeof *per);
     slp_err rc = per ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
@@ -154,37 +108,17 @@ static slp_err send_column_vector(reader_t *rd, const slp_grid_t *grid, const in
     if (rc == SLP_OK && grid->r == 0 && count != n_loc)
         rc = slp_error(SLP_ERR_INTERNAL, "parallel read: %lld of %lld column values arrived",
                        (long long)count, (long long)n_loc);
-    if (rc == SLP_OK && grid->r == 0 && n_loc > 0)
-        memcpy(slice, in, sizeof(double) * (size_t)n_loc);
+    if (rc == SLP_OK && grid->r == 0 && n_loc > 0) {
+        free(*slice);
+        *slice = in;
+        in = NULL;
+    }
     free(in);
     rc = slp_comm_agree(rd->comm, rc);
     if (rc == SLP_OK)
-        rc = slp_comm_bcast(grid->col_comm, slice, n_loc * (int64_t)sizeof(double), 0);
+        rc = slp_comm_bcast(grid->col_comm, *slice, n_loc * (int64_t)sizeof(double), 0);
     free(per);
     return rc;
-}
-
-/* This rank's block from the entries sent to it: placed row by row in arrival order,
- * which keeps each row's columns sorted, as slp_extract_block does. */
-static slp_err fill_block(const block_entry_t *e, int64_t n_e, slp_local_problem_t *out)
-{
-    slp_csr_free(&out->A);
-    SLP_CALL(slp_csr_create(out->m_loc, out->n_loc, n_e, &out->A));
-    slp_csr_t *a = &out->A;
-    memset(a->row_ptr, 0, sizeof *a->row_ptr * (size_t)(out->m_loc + 1));
-    for (int64_t k = 0; k < n_e; k++)
-        a->row_ptr[e[k].row + 1]++;
-    for (int64_t i = 0; i < out->m_loc; i++)
-        a->row_ptr[i + 1] += a->row_ptr[i];
-    for (int64_t k = 0; k < n_e; k++) {
-        int64_t at = a->row_ptr[e[k].row]++;
-        a->col_idx[at] = e[k].col;
-        a->val[at] = e[k].val;
-    }
-    for (int64_t i = out->m_loc; i > 0; i--)
-        a->row_ptr[i] = a->row_ptr[i - 1];
-    a->row_ptr[0] = 0;
-    return SLP_OK;
 }
 
 /* The local problem's frame: sizes, cuts, the row slice (every rank has the rows). */
@@ -239,26 +173,33 @@ slp_err slp_read_distribute(reader_t *rd, slp_grid_t *grid, slp_mps_result_t *re
             if (col_off[c + 1] - col_off[c] > INT32_MAX)
                 slp_read_give_up(rd, "a column block of 2^31 columns or more");
     rc = slp_read_all_ranks(rd->comm, rc, !rd->irregular, &ok);
-    int64_t nnz = rd->n_ent, n_e = 0;
+    int64_t nnz = rd->n_ent;
     if (rc == SLP_OK && ok)
         rc = slp_comm_sum_i64(rd->comm, &nnz, 1);
+    /* the entries first: the column slices (calloc'd, resident only when written) fill
+     * after the piece's entries are gone (docs/parallel-input.md, "Memory") */
+    slp_csr_t block;
+    memset(&block, 0, sizeof block);
+    if (rc == SLP_OK && ok)
+        rc = slp_read_send_entries(rd, grid, row_off, col_off, &block);
     if (rc == SLP_OK && ok)
         rc = slp_comm_agree(rd->comm, frame(grid, row_off, col_off, res, out));
-    if (rc == SLP_OK && ok)
-        rc = send_column_vector(rd, grid, col_off, &res->c, out->obj);
-    if (rc == SLP_OK && ok)
-        rc = send_column_vector(rd, grid, col_off, &res->lv, out->lv);
-    if (rc == SLP_OK && ok)
-        rc = send_column_vector(rd, grid, col_off, &res->uv, out->uv);
-    block_entry_t *e = NULL;
-    if (rc == SLP_OK && ok)
-        rc = send_entries(rd, grid, row_off, col_off, &e, &n_e);
     if (rc == SLP_OK && ok) {
-        rc = fill_block(e, n_e, out);
+        slp_csr_free(&out->A);
+        out->A = block;
+        memset(&block, 0, sizeof block);
+    }
+    if (rc == SLP_OK && ok)
+        rc = send_column_vector(rd, grid, col_off, &res->c, &out->obj);
+    if (rc == SLP_OK && ok)
+        rc = send_column_vector(rd, grid, col_off, &res->lv, &out->lv);
+    if (rc == SLP_OK && ok)
+        rc = send_column_vector(rd, grid, col_off, &res->uv, &out->uv);
+    if (rc == SLP_OK && ok) {
         out->n = rd->col_start[rd->P];
         out->nnz = nnz;
     }
-    free(e);
+    slp_csr_free(&block);
     free(cuts);
     if (rc == SLP_OK && !ok)
         rd->irregular = 1;

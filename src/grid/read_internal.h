@@ -34,6 +34,7 @@ typedef struct {
     slp_comm_t *comm;
     slp_mps_pieces_t *pc;
     int irregular;   /* the file goes to the one-process reader */
+    int names_in_order; /* the pieces' column names in order: no directory (verbose log) */
     const char *why; /* the first reason this rank found (for the log) */
     entry_t *ent;
     int64_t n_ent, cap_ent;
@@ -53,9 +54,14 @@ void slp_read_give_up(reader_t *rd, const char *why);
  * failure on any rank is returned on all (no rank goes on to wait for one that stopped). */
 slp_err slp_read_all_ranks(slp_comm_t *comm, slp_err rc, int ok, int *all);
 
-/* Cuts by nonzeros as slp_model_cuts makes them, then the column vectors and the entries
- * to the ranks of their slices and blocks: *out as slp_distribute_model gives it (before
- * the canonical bounds). res's column vectors and the piece's entries are freed on the
+/* The piece's entries (freed on the way) into this rank's block of the cuts row_off and
+ * col_off: *block as slp_extract_block gives it (src/grid/read_entries.c). Collective. */
+slp_err slp_read_send_entries(reader_t *rd, const slp_grid_t *grid, const int64_t *row_off,
+                              const int64_t *col_off, slp_csr_t *block);
+
+/* Cuts by nonzeros as slp_model_cuts makes them, then the entries and the column vectors
+ * to the ranks of their blocks and slices: *out as slp_distribute_model gives it (before
+ * the canonical bounds). The piece's entries and res's column vectors are freed on the
  * way. Collective; sets rd->irregular (on all ranks) when a block is too wide. */
 slp_err slp_read_distribute(reader_t *rd, slp_grid_t *grid, slp_mps_result_t *res,
                             slp_local_problem_t *out);

@@ -330,6 +330,80 @@ static slp_err build_directory(reader_t *rd, directory_t *dir)
     return rc;
 }
 
+/* ---- names in increasing order: no directory --------------------------------------- */
+
+#define RANGE_NAME_BYTES 192 /* longer first or last names: the directory decides */
+
+typedef struct { /* the first and last column names of a piece */
+    int32_t in_order, piece;
+    uint32_t first_len, last_len;
+    char first[RANGE_NAME_BYTES], last[RANGE_NAME_BYTES];
+} name_range_t;
+
+/* Whether the pieces' column names, taken together, come in increasing order
+ * (slp_mps_name_order): each piece's in order and each non-empty piece's first name
+ * after the last name of the non-empty piece before. Then no name is in two pieces
+ * (no split column), and the column of a BOUNDS line can only be in the piece whose
+ * range holds its name, which finds it by a binary search: the directory of hashes is
+ * not needed (generated files and the files of modelling tools mostly name columns so).
+ * *ranges gets the ranges of the non-empty pieces, *count of them (free it).
+ * Collective; every rank decides the same. */
+static slp_err names_in_order(reader_t *rd, name_range_t **ranges, int *count, int *in_order)
+{
+    int64_t n;
+    char *const *names = slp_mps_pieces_columns(rd->pc, &n);
+    name_range_t mine;
+    memset(&mine, 0, sizeof mine);
+    mine.in_order = slp_mps_pieces_in_order(rd->pc);
+    mine.piece = n > 0 ? rd->me : -1;
+    if (n > 0) {
+        size_t first = strlen(names[0]), last = strlen(names[n - 1]);
+        if (first > RANGE_NAME_BYTES || last > RANGE_NAME_BYTES) {
+            mine.in_order = 0;
+        } else {
+            memcpy(mine.first, names[0], first);
+            memcpy(mine.last, names[n - 1], last);
+            mine.first_len = (uint32_t)first;
+            mine.last_len = (uint32_t)last;
+        }
+    }
+    *in_order = 0;
+    name_range_t *all = *ranges = malloc(sizeof *all * (size_t)rd->P);
+    SLP_CALL(slp_comm_allgather(rd->comm, all ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory"),
+                                &mine, sizeof mine, all));
+    *count = 0;
+    for (int k = 0; k < rd->P; k++) {
+        if (!all[k].in_order)
+            return SLP_OK;
+        if (all[k].piece < 0)
+            continue;
+        const name_range_t *prev = *count ? &all[*count - 1] : NULL;
+        if (prev && slp_mps_name_order(prev->last, prev->last_len, all[k].first,
+                                       all[k].first_len) >= 0)
+            return SLP_OK;
+        all[(*count)++] = all[k];
+    }
+    *in_order = 1;
+    return SLP_OK;
+}
+
+/* The piece whose range of names holds `name`, or -1 (ranges in increasing order). */
+static int piece_of_name(const name_range_t *ranges, int count, const char *name, size_t len)
+{
+    int lo = 0, hi = count; /* ranges [0, lo) start at or before name, [hi, count) after */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (slp_mps_name_order(ranges[mid].first, ranges[mid].first_len, name, len) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return -1;
+    const name_range_t *r = &ranges[lo - 1];
+    return slp_mps_name_order(name, len, r->last, r->last_len) <= 0 ? r->piece : -1;
+}
+
 static int by_key(const void *a, const void *b)
 {
     int64_t x = ((const bound_rec_t *)a)->key, y = ((const bound_rec_t *)b)->key;
@@ -348,8 +422,11 @@ static slp_err keep_bound(bound_rec_t **mine, int64_t *count, int64_t *cap, cons
 /* BOUNDS lines go with their column name to the directory's owner of the name's hash
  * (unknown there: irregular), which sends them on to the column's piece; that piece
  * checks the name (another name with the same hash: irregular) and applies its lines
- * sorted by (piece, line): in file order. */
-static slp_err resolve_bounds(reader_t *rd, outbox_t *ob, const directory_t *dir)
+ * sorted by (piece, line): in file order. With names in order (`ranges`, else NULL)
+ * they go straight to the piece whose range holds the name, which finds the column by
+ * a binary search (not there, or no such piece: irregular). */
+static slp_err resolve_bounds(reader_t *rd, outbox_t *ob, const directory_t *dir,
+                              const name_range_t *ranges, int n_ranges)
 {
     int64_t n;
     char *const *names = slp_mps_pieces_columns(rd->pc, &n);
@@ -360,10 +437,15 @@ static slp_err resolve_bounds(reader_t *rd, outbox_t *ob, const directory_t *dir
         const bound_line_t *b = &rd->bnd[k];
         const char *name = rd->names + b->name_at;
         bound_rec_t r = {-1, b->key, b->type, b->has_value, b->value};
-        rc = outbox_name(ob, owner_of(rd, slp_name_hash(name, (size_t)b->name_len)), name,
-                         (size_t)b->name_len, &r, sizeof r);
+        size_t len = (size_t)b->name_len;
+        int dest = ranges ? piece_of_name(ranges, n_ranges, name, len)
+                          : owner_of(rd, slp_name_hash(name, len));
+        if (dest < 0) /* the one-process reader warns */
+            slp_read_give_up(rd, "a bound on a column that is not in COLUMNS");
+        else
+            rc = outbox_name(ob, dest, name, len, &r, sizeof r);
     }
-    for (int hop = 0; hop < 2; hop++) { /* to the owners, then to the pieces */
+    for (int hop = ranges ? 1 : 0; hop < 2; hop++) { /* to the owners, then to the pieces */
         char *in = NULL;
         int64_t in_len = 0;
         rc = outbox_send(rd, rc, ob, &in, &in_len);
@@ -380,11 +462,21 @@ static slp_err resolve_bounds(reader_t *rd, outbox_t *ob, const directory_t *dir
                                      &r, sizeof r);
                 continue;
             }
-            const char *own = names[r.col - rd->col_start[rd->me]];
-            if (strlen(own) != len || memcmp(own, name, len) != 0)
-                slp_read_give_up(rd, "two column names with one hash");
-            else
-                rc = keep_bound(&mine, &n_mine, &cap, &r);
+            if (ranges) {
+                int64_t j = slp_mps_pieces_find_in_order(rd->pc, name, len);
+                if (j < 0) {
+                    slp_read_give_up(rd, "a bound on a column that is not in COLUMNS");
+                    continue;
+                }
+                r.col = rd->col_start[rd->me] + j;
+            } else {
+                const char *own = names[r.col - rd->col_start[rd->me]];
+                if (strlen(own) != len || memcmp(own, name, len) != 0) {
+                    slp_read_give_up(rd, "two column names with one hash");
+                    continue;
+                }
+            }
+            rc = keep_bound(&mine, &n_mine, &cap, &r);
         }
         free(in);
     }
@@ -417,6 +509,8 @@ static slp_err resolve_names(reader_t *rd, int *ok)
     if (rc == SLP_OK)
         rc = slp_comm_allgather(rd->comm, rc, &rd->set, sizeof rd->set, sets);
     directory_t dir = {NULL, 0, NULL, 0};
+    name_range_t *ranges = NULL;
+    int in_order = 0, n_ranges = 0;
     if (rc == SLP_OK) {
         rd->col_start[0] = 0;
         for (int k = 0; k < rd->P; k++)
@@ -431,17 +525,21 @@ static slp_err resolve_names(reader_t *rd, int *ok)
                                      memcmp(sets[k].name, first->name, (size_t)first->len)))
                 slp_read_give_up(rd, "a second BOUNDS set");
         }
-        rc = build_directory(rd, &dir);
+        rc = names_in_order(rd, &ranges, &n_ranges, &in_order);
+        if (rc == SLP_OK && !in_order)
+            rc = build_directory(rd, &dir);
+        rd->names_in_order = in_order;
     }
     rc = slp_read_all_ranks(rd->comm, rc, !rd->irregular, ok);
     if (rc == SLP_OK && *ok) {
-        rc = resolve_bounds(rd, &ob, &dir);
+        rc = resolve_bounds(rd, &ob, &dir, in_order ? ranges : NULL, n_ranges);
         if (slp_mps_pieces_irregular(rd->pc))
             slp_read_give_up(rd, "a bound the one-process reader warns about");
         rc = slp_read_all_ranks(rd->comm, rc, !rd->irregular, ok);
     }
     free(dir.rec);
     free(dir.slot);
+    free(ranges);
     if (ob.data)
         for (int k = 0; k < rd->P; k++)
             free(ob.data[k]);
@@ -594,9 +692,11 @@ slp_err slp_read_parallel(slp_grid_t *grid, const char *path, int relax,
         info->sense = out->sense;
         info->n_int = n_int;
         *done = 1;
-        slp_log_verbose("Parallel read: layout %.2f s, pieces %.2f s, names and bounds %.2f s, "
-                        "blocks %.2f s (rank 0's clock)\n", rd.t[0] - t0, rd.t[1] - rd.t[0],
-                        rd.t[2] - rd.t[1], rd.t[3] - rd.t[2]);
+        slp_log_verbose("Parallel read: layout %.2f s, pieces %.2f s, names and bounds %.2f s "
+                        "(%s), blocks %.2f s (rank 0's clock)\n", rd.t[0] - t0,
+                        rd.t[1] - rd.t[0], rd.t[2] - rd.t[1],
+                        rd.names_in_order ? "names in order" : "directory of names",
+                        rd.t[3] - rd.t[2]);
     } else {
         slp_local_problem_free(out);
         memset(out, 0, sizeof *out);

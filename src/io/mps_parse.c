@@ -114,6 +114,13 @@ typedef struct {
     double value;
 } dline_t;
 
+/* A block of column names (pieces keep their names in these: no heap block a name). */
+typedef struct name_chunk {
+    struct name_chunk *next;
+    size_t used, cap;
+    char data[];
+} name_chunk_t;
+
 typedef struct {
     /* input: a text reader, or (a piece of a parallel read) bytes [pos, limit) of fd */
     const char *path;
@@ -167,6 +174,8 @@ typedef struct {
     slp_name_index_t *cols;
     int64_t n, col_cap;
     char **col_names;
+    name_chunk_t *name_chunks; /* pieces: where col_names point (else a heap block each) */
+    int names_in_chunks;
     double *c, *lv, *uv;
     unsigned char *col_flags, *is_int;
     int cols_in_order;   /* every column name came after the one before (name_after), and
@@ -768,14 +777,40 @@ static slp_err add_row(parser_t *p, const char *name, char type)
     return SLP_OK;
 }
 
-/* name comes after the C string s: shorter names first, then by bytes (C9 < C10), the
- * order of generated names and the name index's. */
+/* Room for a name of `bytes` bytes in the parser's name chunks (pieces of a parallel
+ * read: their names live only as long as the piece; 16 bytes a name fewer than heap
+ * blocks, and no malloc a column). */
+#define NAME_CHUNK ((size_t)1 << 20)
+static char *chunk_name(parser_t *p, size_t bytes)
+{
+    name_chunk_t *c = p->name_chunks;
+    if (!c || c->cap - c->used < bytes) {
+        size_t cap = bytes > NAME_CHUNK ? bytes : NAME_CHUNK;
+        name_chunk_t *fresh = malloc(sizeof *fresh + cap);
+        if (!fresh) {
+            slp_error(SLP_ERR_NOMEM, "out of memory for column names of %s", p->path);
+            return NULL;
+        }
+        *fresh = (name_chunk_t){c, 0, cap};
+        p->name_chunks = c = fresh;
+    }
+    char *at = c->data + c->used;
+    c->used += bytes;
+    return at;
+}
+
+int slp_mps_name_order(const char *a, size_t alen, const char *b, size_t blen)
+{
+    if (alen != blen)
+        return alen < blen ? -1 : 1;
+    int c = memcmp(a, b, alen);
+    return (c > 0) - (c < 0);
+}
+
+/* name comes after the C string s (slp_mps_name_order). */
 static int name_after(tok_t name, const char *s)
 {
-    size_t len = strlen(s);
-    if (name.len != len)
-        return name.len > len;
-    return memcmp(name.s, s, len) > 0;
+    return slp_mps_name_order(name.s, name.len, s, strlen(s)) > 0;
 }
 
 static slp_err add_col(parser_t *p, tok_t name, int64_t *out)
@@ -791,7 +826,7 @@ static slp_err add_col(parser_t *p, tok_t name, int64_t *out)
         p->col_cap = cap;
     }
     int64_t j = p->n;
-    p->col_names[j] = slp_malloc(name.len + 1);
+    p->col_names[j] = p->names_in_chunks ? chunk_name(p, name.len + 1) : slp_malloc(name.len + 1);
     if (!p->col_names[j])
         return SLP_ERR_NOMEM;
     memcpy(p->col_names[j], name.s, name.len);
@@ -1957,9 +1992,14 @@ static void parser_free(parser_t *p)
     if (p->row_names)
         for (int64_t i = 0; i < p->m; i++)
             free(p->row_names[i]);
-    if (p->col_names)
+    if (p->col_names && !p->names_in_chunks)
         for (int64_t j = 0; j < p->n; j++)
             free(p->col_names[j]);
+    while (p->name_chunks) {
+        name_chunk_t *next = p->name_chunks->next;
+        free(p->name_chunks);
+        p->name_chunks = next;
+    }
     free(p->row_names);
     free(p->row_type);
     free(p->rhs);
@@ -2034,7 +2074,8 @@ static slp_err finish(parser_t *p, slp_mps_result_t *out)
     out->n = p->n;
     out->nnz = p->nnz;
     out->row_names = p->row_names, p->row_names = NULL;
-    out->col_names = p->col_names, p->col_names = NULL;
+    if (!p->names_in_chunks) /* a piece's names stay with it (slp_mps_pieces_columns) */
+        out->col_names = p->col_names, p->col_names = NULL;
     out->lc = p->rhs, p->rhs = NULL;
     out->uc = p->range, p->range = NULL;
     out->c = p->c, p->c = NULL;
@@ -2106,6 +2147,7 @@ slp_err slp_mps_pieces_open(const char *path, const slp_mps_callbacks_t *cb,
     parser_t *p = &(*out)->p;
     slp_err err = parser_init(p, path, cb);
     p->quiet = 1;
+    p->names_in_chunks = 1;
     if (!err && (p->fd = open(path, O_RDONLY)) < 0)
         err = slp_error(SLP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     if (err)
@@ -2151,6 +2193,16 @@ slp_err slp_mps_pieces_apply_bound(slp_mps_pieces_t *pc, int64_t col, const slp_
     d.value = b->value;
     p->lineno = line;
     return apply_bounds(p, &d); /* the set was checked by the caller: d.set is empty */
+}
+
+int slp_mps_pieces_in_order(const slp_mps_pieces_t *pc)
+{
+    return pc->p.cols_in_order;
+}
+
+int64_t slp_mps_pieces_find_in_order(const slp_mps_pieces_t *pc, const char *name, size_t len)
+{
+    return pc->p.cols_in_order ? search_ordered(&pc->p, (tok_t){name, len}) : -1;
 }
 
 char *const *slp_mps_pieces_columns(const slp_mps_pieces_t *pc, int64_t *n)

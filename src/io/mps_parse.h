@@ -134,8 +134,15 @@ void slp_mps_pieces_defer_bounds(slp_mps_pieces_t *pc, slp_mps_bound_fn fn, void
 /* Apply a deferred bound to column `col` of this parser, as read on `line`. */
 slp_err slp_mps_pieces_apply_bound(slp_mps_pieces_t *pc, int64_t col, const slp_mps_bound_t *b,
                                    int64_t line);
-/* The names of this parser's columns so far (numbered from 0 in order of appearance). */
+/* The names of this parser's columns so far (numbered from 0 in order of appearance),
+ * valid until slp_mps_pieces_close. */
 char *const *slp_mps_pieces_columns(const slp_mps_pieces_t *pc, int64_t *n);
+/* 1 while this parser's column names came in increasing order (slp_mps_name_order), each
+ * after the one before: then no name is there twice, and slp_mps_pieces_find_in_order
+ * finds a column by a binary search over them (its number, or -1; -1 also when the
+ * names are not in order). */
+int slp_mps_pieces_in_order(const slp_mps_pieces_t *pc);
+int64_t slp_mps_pieces_find_in_order(const slp_mps_pieces_t *pc, const char *name, size_t len);
 /* Read without an index of column names from now on (before the COLUMNS piece; BOUNDS
  * lines must be deferred): a name met again after other columns becomes a new column,
  * no warning, and the caller finds such pairs (the parallel read's name directory). */
@@ -148,9 +155,15 @@ void slp_mps_pieces_markers(const slp_mps_pieces_t *pc, int64_t *first, int *ope
 void slp_mps_pieces_set_integer(slp_mps_pieces_t *pc, int64_t col);
 /* Warnings counted so far plus lines this parser cannot decide alone (0: none). */
 int64_t slp_mps_pieces_irregular(const slp_mps_pieces_t *pc);
-/* The rows and this parser's columns, as slp_mps_parse gives them (once, at the end). */
+/* The rows and this parser's columns, as slp_mps_parse gives them (once, at the end),
+ * except the column names: col_names is NULL (slp_mps_pieces_columns has them). */
 slp_err slp_mps_pieces_result(slp_mps_pieces_t *pc, slp_mps_result_t *out);
 void slp_mps_pieces_close(slp_mps_pieces_t **pc);
+
+/* The order of column names in which the reader needs no name index (docs/mps.md,
+ * "Reading speed"): shorter names first, then by bytes (C9 < C10 < C11, the order of
+ * generated names). Returns <0, 0 or >0 as a comes before, equals or follows b. */
+int slp_mps_name_order(const char *a, size_t alen, const char *b, size_t blen);
 
 /* |value| >= SLP_MPS_INF means infinite (the MPS convention). */
 #define SLP_MPS_INF 1e20
