@@ -579,18 +579,6 @@ static void reader_free(reader_t *rd)
     free(rd->col_start);
 }
 
-/* The names' memory back before the exchange (the outputs of this path need none). */
-static void drop_names(slp_mps_result_t *res)
-{
-    for (int64_t i = 0; res->row_names && i < res->m; i++)
-        free(res->row_names[i]);
-    for (int64_t j = 0; res->col_names && j < res->n; j++)
-        free(res->col_names[j]);
-    free(res->row_names);
-    free(res->col_names);
-    res->row_names = res->col_names = NULL;
-}
-
 /* Parse and resolve; *ok = 0 when the file is left to the one-process reader. */
 static slp_err read_model(reader_t *rd, const char *path, int relax, slp_mps_result_t *res,
                           int *ok)
@@ -677,8 +665,7 @@ slp_err slp_read_parallel(slp_grid_t *grid, const char *path, int relax,
     int64_t n_int = res.n_int;
     if (rc == SLP_OK && ok)
         rc = slp_comm_sum_i64(grid->world, &n_int, 1);
-    slp_mps_pieces_close(&rd.pc); /* the row index and column names are no longer needed */
-    drop_names(&res);
+    slp_mps_pieces_close(&rd.pc); /* the names and the row index are no longer needed */
     if (rc == SLP_OK && ok)
         rc = slp_comm_agree(grid->world, slp_read_distribute(&rd, grid, &res, out));
     rd.t[3] = slp_wall_seconds();

@@ -174,7 +174,8 @@ typedef struct {
     slp_name_index_t *cols;
     int64_t n, col_cap;
     char **col_names;
-    name_chunk_t *name_chunks; /* pieces: where col_names point (else a heap block each) */
+    name_chunk_t *name_chunks; /* pieces: where row_names and col_names point (else a heap
+                                * block each) */
     int names_in_chunks;
     double *c, *lv, *uv;
     unsigned char *col_flags, *is_int;
@@ -752,34 +753,9 @@ static slp_err grow(void *ptr_to_array, int64_t count, size_t elem)
     return SLP_OK;
 }
 
-static slp_err add_row(parser_t *p, const char *name, char type)
-{
-    if (p->m == p->row_cap) {
-        int64_t cap = p->row_cap ? 2 * p->row_cap : 1024;
-        SLP_CALL(grow(&p->row_names, cap, sizeof(char *)));
-        SLP_CALL(grow(&p->row_type, cap, 1));
-        SLP_CALL(grow(&p->rhs, cap, sizeof(double)));
-        SLP_CALL(grow(&p->range, cap, sizeof(double)));
-        SLP_CALL(grow(&p->row_flags, cap, 1));
-        SLP_CALL(grow(&p->row_last_col, cap, sizeof(int64_t)));
-        p->row_cap = cap;
-    }
-    int64_t i = p->m;
-    p->row_names[i] = slp_strdup(name);
-    if (!p->row_names[i])
-        return SLP_ERR_NOMEM;
-    p->m++;
-    p->row_type[i] = type;
-    p->rhs[i] = 0.0;
-    p->range[i] = 0.0;
-    p->row_flags[i] = 0;
-    p->row_last_col[i] = 0;
-    return SLP_OK;
-}
-
 /* Room for a name of `bytes` bytes in the parser's name chunks (pieces of a parallel
- * read: their names live only as long as the piece; 16 bytes a name fewer than heap
- * blocks, and no malloc a column). */
+ * read: their names live only as long as the piece; about 20 bytes a name fewer than
+ * heap blocks, and no malloc a row or column). */
 #define NAME_CHUNK ((size_t)1 << 20)
 static char *chunk_name(parser_t *p, size_t bytes)
 {
@@ -797,6 +773,33 @@ static char *chunk_name(parser_t *p, size_t bytes)
     char *at = c->data + c->used;
     c->used += bytes;
     return at;
+}
+
+static slp_err add_row(parser_t *p, const char *name, char type)
+{
+    if (p->m == p->row_cap) {
+        int64_t cap = p->row_cap ? 2 * p->row_cap : 1024;
+        SLP_CALL(grow(&p->row_names, cap, sizeof(char *)));
+        SLP_CALL(grow(&p->row_type, cap, 1));
+        SLP_CALL(grow(&p->rhs, cap, sizeof(double)));
+        SLP_CALL(grow(&p->range, cap, sizeof(double)));
+        SLP_CALL(grow(&p->row_flags, cap, 1));
+        SLP_CALL(grow(&p->row_last_col, cap, sizeof(int64_t)));
+        p->row_cap = cap;
+    }
+    int64_t i = p->m;
+    size_t bytes = strlen(name) + 1;
+    p->row_names[i] = p->names_in_chunks ? chunk_name(p, bytes) : slp_malloc(bytes);
+    if (!p->row_names[i])
+        return SLP_ERR_NOMEM;
+    memcpy(p->row_names[i], name, bytes);
+    p->m++;
+    p->row_type[i] = type;
+    p->rhs[i] = 0.0;
+    p->range[i] = 0.0;
+    p->row_flags[i] = 0;
+    p->row_last_col[i] = 0;
+    return SLP_OK;
 }
 
 int slp_mps_name_order(const char *a, size_t alen, const char *b, size_t blen)
@@ -1989,7 +1992,7 @@ static void parser_free(parser_t *p)
     free(p->objname);
     slp_name_index_destroy(&p->rows);
     slp_name_index_destroy(&p->cols);
-    if (p->row_names)
+    if (p->row_names && !p->names_in_chunks)
         for (int64_t i = 0; i < p->m; i++)
             free(p->row_names[i]);
     if (p->col_names && !p->names_in_chunks)
@@ -2073,9 +2076,10 @@ static slp_err finish(parser_t *p, slp_mps_result_t *out)
     out->m = p->m;
     out->n = p->n;
     out->nnz = p->nnz;
-    out->row_names = p->row_names, p->row_names = NULL;
-    if (!p->names_in_chunks) /* a piece's names stay with it (slp_mps_pieces_columns) */
+    if (!p->names_in_chunks) { /* a piece's names stay with it (slp_mps_pieces_columns) */
+        out->row_names = p->row_names, p->row_names = NULL;
         out->col_names = p->col_names, p->col_names = NULL;
+    }
     out->lc = p->rhs, p->rhs = NULL;
     out->uc = p->range, p->range = NULL;
     out->c = p->c, p->c = NULL;

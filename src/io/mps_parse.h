@@ -156,7 +156,8 @@ void slp_mps_pieces_set_integer(slp_mps_pieces_t *pc, int64_t col);
 /* Warnings counted so far plus lines this parser cannot decide alone (0: none). */
 int64_t slp_mps_pieces_irregular(const slp_mps_pieces_t *pc);
 /* The rows and this parser's columns, as slp_mps_parse gives them (once, at the end),
- * except the column names: col_names is NULL (slp_mps_pieces_columns has them). */
+ * except the names: row_names and col_names are NULL (slp_mps_pieces_columns has the
+ * column names until slp_mps_pieces_close). */
 slp_err slp_mps_pieces_result(slp_mps_pieces_t *pc, slp_mps_result_t *out);
 void slp_mps_pieces_close(slp_mps_pieces_t **pc);
 
