@@ -173,15 +173,3 @@ void slp_balanced_cuts(const int64_t *weights, int64_t len, int parts, int64_t *
     off[parts] = len;
 }
 
-int slp_block_of(const int64_t *off, int parts, int64_t k)
-{
-    int lo = 0, hi = parts - 1;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (off[mid] <= k)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}

@@ -69,6 +69,17 @@ slp_err slp_local_problem_copy(const slp_local_problem_t *src, slp_local_problem
 void slp_balanced_cuts(const int64_t *weights, int64_t len, int parts, int64_t *off);
 
 /* The part p with off[p] <= k < off[p + 1], for k in [off[0], off[parts]). */
-int slp_block_of(const int64_t *off, int parts, int64_t k);
+static inline int slp_block_of(const int64_t *off, int parts, int64_t k)
+{
+    int lo = 0, hi = parts - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (off[mid] <= k)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
 
 #endif

@@ -230,6 +230,13 @@ static slp_err exchange_layout(const int64_t *count, int size, size_t record, in
 slp_err slp_comm_exchange(slp_comm_t *comm, const void *send, const int64_t *send_count,
                           size_t record, void **recv, int64_t *recv_count)
 {
+    return slp_comm_exchange_from(comm, send, send_count, record, recv, recv_count, NULL);
+}
+
+slp_err slp_comm_exchange_from(slp_comm_t *comm, const void *send, const int64_t *send_count,
+                               size_t record, void **recv, int64_t *recv_count,
+                               int64_t *recv_from)
+{
     *recv = NULL;
     *recv_count = 0;
     int size = trivial(comm) ? 1 : comm->size;
@@ -261,6 +268,8 @@ slp_err slp_comm_exchange(slp_comm_t *comm, const void *send, const int64_t *sen
     if (rc == SLP_OK) {
         *recv = out;
         *recv_count = rbytes / (int64_t)record;
+        if (recv_from)
+            memcpy(recv_from, rcount, (size_t)size * sizeof *rcount);
     } else {
         free(out);
     }

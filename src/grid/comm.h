@@ -53,6 +53,11 @@ slp_err slp_comm_barrier(slp_comm_t *comm);
  * rank would send or receive 2^31 bytes or more. */
 slp_err slp_comm_exchange(slp_comm_t *comm, const void *send, const int64_t *send_count,
                           size_t record, void **recv, int64_t *recv_count);
+/* The same, and recv_from[s] the number of records from rank s (an array of the
+ * communicator's size). */
+slp_err slp_comm_exchange_from(slp_comm_t *comm, const void *send, const int64_t *send_count,
+                               size_t record, void **recv, int64_t *recv_count,
+                               int64_t *recv_from);
 
 /* Every rank's `bytes` bytes at `mine` into all[rank * bytes] (collective). `local` is
  * this rank's status so far: a failure on any rank fails the call on all (nothing is

@@ -23,7 +23,7 @@
 #include "grid/read_internal.h"
 
 #define ROUND_MIN ((int64_t)1 << 18) /* entries a round takes from a piece, at least */
-#define ROUNDS 16                    /* rounds for the largest piece, at most */
+#define ROUNDS 8                     /* rounds for the largest piece, at most */
 
 typedef struct { /* an entry on its way to its block, in block-local numbers */
     int32_t row, col;
@@ -49,23 +49,6 @@ static int64_t rows_of(const route_t *rt, int dest)
 {
     int r = dest / rt->grid->C;
     return rt->row_off[r + 1] - rt->row_off[r];
-}
-
-/* One int64 to every rank and one from every rank (in sender order). Collective. */
-static slp_err swap_counts(slp_comm_t *comm, int P, const int64_t *mine, int64_t *theirs)
-{
-    int64_t *ones = malloc(sizeof *ones * (size_t)P), *in = NULL, count = 0;
-    slp_err rc = slp_comm_agree(comm, ones ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory"));
-    if (rc == SLP_OK) {
-        for (int d = 0; d < P; d++)
-            ones[d] = 1;
-        rc = slp_comm_exchange(comm, mine, ones, sizeof *mine, (void **)&in, &count);
-    }
-    if (rc == SLP_OK)
-        memcpy(theirs, in, sizeof *theirs * (size_t)P);
-    free(ones);
-    free(in);
-    return rc;
 }
 
 /* Step 1 on the sending side: for each block this piece sends to, its entries per row
@@ -154,14 +137,12 @@ static slp_err exchange_counts(const route_t *rt, int64_t m_loc, int64_t n_loc, 
     slp_err rc = total && per ? count_rows(rt, total, &packed, per)
                               : slp_error(SLP_ERR_NOMEM, "out of memory");
     rc = slp_comm_agree(rd->comm, rc);
-    if (rc == SLP_OK)
-        rc = swap_counts(rd->comm, rd->P, total, from);
-    if (rc == SLP_OK)
-        rc = slp_comm_exchange(rd->comm, packed, per, sizeof *packed, (void **)&counts,
-                               &n_counts);
+    if (rc == SLP_OK) /* from[s]: m_loc counts from a rank that sends entries here, or 0 */
+        rc = slp_comm_exchange_from(rd->comm, packed, per, sizeof *packed, (void **)&counts,
+                                    &n_counts, from);
     free(packed);
-    for (int s = 0; rc == SLP_OK && s < rd->P; s++)
-        nnz += from[s];
+    for (int64_t k = 0; rc == SLP_OK && k < n_counts; k++)
+        nnz += counts[k];
     if (rc == SLP_OK)
         rc = slp_csr_create(m_loc, n_loc, nnz, a);
     if (rc == SLP_OK) {
@@ -248,15 +229,15 @@ static slp_err send_rounds(reader_t *rd, const route_t *rt, places_t *pl, slp_cs
     int64_t *per = malloc(sizeof *per * (size_t)rd->P), *got = malloc(sizeof *got * (size_t)rd->P);
     slp_err rc = slp_comm_agree(rd->comm, per && got ? SLP_OK
                                                      : slp_error(SLP_ERR_NOMEM, "out of memory"));
+    slp_err placed = SLP_OK; /* this rank's placing, agreed after the rounds */
     for (int64_t hi = rd->n_ent, done = 0; rc == SLP_OK && done < most; done += size) {
         int64_t lo = hi > size ? hi - size : 0;
         block_entry_t *out = NULL, *in = NULL;
         int64_t count = 0;
         rc = slp_comm_agree(rd->comm, pack_round(rt, lo, hi, &out, per));
         if (rc == SLP_OK)
-            rc = swap_counts(rd->comm, rd->P, per, got);
-        if (rc == SLP_OK)
-            rc = slp_comm_exchange(rd->comm, out, per, sizeof *out, (void **)&in, &count);
+            rc = slp_comm_exchange_from(rd->comm, out, per, sizeof *out, (void **)&in, &count,
+                                        got);
         free(out);
         if (rc == SLP_OK && lo > 0) { /* the tail is sent: give it back */
             entry_t *kept = realloc(rd->ent, sizeof *rd->ent * (size_t)lo);
@@ -265,8 +246,8 @@ static slp_err send_rounds(reader_t *rd, const route_t *rt, places_t *pl, slp_cs
         }
         rd->n_ent = lo;
         hi = lo;
-        if (rc == SLP_OK)
-            rc = slp_comm_agree(rd->comm, place_round(in, got, rd->P, pl, a));
+        if (rc == SLP_OK && placed == SLP_OK)
+            placed = place_round(in, got, rd->P, pl, a);
         free(in);
     }
     free(per);
@@ -274,9 +255,10 @@ static slp_err send_rounds(reader_t *rd, const route_t *rt, places_t *pl, slp_cs
     free(rd->ent);
     rd->ent = NULL;
     rd->n_ent = rd->cap_ent = 0;
-    if (rc == SLP_OK && !all_placed(pl))
-        rc = slp_error(SLP_ERR_INTERNAL, "parallel read: fewer entries arrived than announced");
-    return slp_comm_agree(rd->comm, rc);
+    if (rc == SLP_OK && placed == SLP_OK && !all_placed(pl))
+        placed = slp_error(SLP_ERR_INTERNAL, "parallel read: fewer entries arrived than "
+                           "announced");
+    return slp_comm_agree(rd->comm, rc != SLP_OK ? rc : placed);
 }
 
 slp_err slp_read_send_entries(reader_t *rd, const slp_grid_t *grid, const int64_t *row_off,
