@@ -34,15 +34,22 @@ typedef struct {
     const reader_t *rd;
     const slp_grid_t *grid;
     const int64_t *row_off, *col_off;
+    uint16_t *dest; /* [n_ent] each entry's block once found (NULL: P > 65536) */
 } route_t;
 
-/* The rank of the block of this piece's entry k. */
-static int entry_dest(const route_t *rt, int64_t k)
+/* The rank of the block of this piece's entry k, found from the cuts. */
+static int find_dest(const route_t *rt, int64_t k)
 {
     const entry_t *e = &rt->rd->ent[k];
     int64_t g = rt->rd->col_start[rt->rd->me] + e->col;
     int r = slp_block_of(rt->row_off, rt->grid->R, e->row);
     return r * rt->grid->C + slp_block_of(rt->col_off, rt->grid->C, g);
+}
+
+/* The same, as count_rows recorded it (each entry is looked at four times). */
+static int entry_dest(const route_t *rt, int64_t k)
+{
+    return rt->dest ? rt->dest[k] : find_dest(rt, k);
 }
 
 static int64_t rows_of(const route_t *rt, int dest)
@@ -57,8 +64,12 @@ static slp_err count_rows(const route_t *rt, int64_t *total, int32_t **packed, i
 {
     int P = rt->rd->P;
     memset(total, 0, sizeof *total * (size_t)P);
-    for (int64_t k = 0; k < rt->rd->n_ent; k++)
-        total[entry_dest(rt, k)]++;
+    for (int64_t k = 0; k < rt->rd->n_ent; k++) {
+        int d = find_dest(rt, k);
+        if (rt->dest)
+            rt->dest[k] = (uint16_t)d;
+        total[d]++;
+    }
     int64_t *start = calloc((size_t)P + 1, sizeof *start);
     if (!start)
         return slp_error(SLP_ERR_NOMEM, "out of memory");
@@ -156,17 +167,14 @@ static slp_err exchange_counts(const route_t *rt, int64_t m_loc, int64_t n_loc, 
 }
 
 /* One round's part of this piece, entries [lo, hi), sorted by block (in order within
- * each) into *out, with per[d] entries for rank d. */
-static slp_err pack_round(const route_t *rt, int64_t lo, int64_t hi, block_entry_t **out,
+ * each) into out (room for hi - lo), with per[d] entries for rank d. */
+static slp_err pack_round(const route_t *rt, int64_t lo, int64_t hi, block_entry_t *out,
                           int64_t *per)
 {
     int P = rt->rd->P;
     int64_t *at = calloc((size_t)P + 1, sizeof *at);
-    *out = malloc(sizeof **out * (size_t)(hi - lo + 1));
-    if (!at || !*out) {
-        free(at);
+    if (!at)
         return slp_error(SLP_ERR_NOMEM, "out of memory for a round of entries");
-    }
     for (int64_t k = lo; k < hi; k++)
         at[entry_dest(rt, k) + 1]++;
     for (int d = 0; d < P; d++) {
@@ -177,7 +185,7 @@ static slp_err pack_round(const route_t *rt, int64_t lo, int64_t hi, block_entry
         const entry_t *e = &rt->rd->ent[k];
         int d = entry_dest(rt, k), r = d / rt->grid->C, c = d % rt->grid->C;
         int64_t g = rt->rd->col_start[rt->rd->me] + e->col;
-        (*out)[at[d]++] = (block_entry_t){(int32_t)(e->row - rt->row_off[r]),
+        out[at[d]++] = (block_entry_t){(int32_t)(e->row - rt->row_off[r]),
                                           (int32_t)(g - rt->col_off[c]), e->val};
     }
     free(at);
@@ -219,7 +227,7 @@ static int all_placed(const places_t *pl)
 }
 
 /* Step 2: the rounds. The piece's entries are freed as they go. */
-static slp_err send_rounds(reader_t *rd, const route_t *rt, places_t *pl, slp_csr_t *a)
+static slp_err send_rounds(reader_t *rd, route_t *rt, places_t *pl, slp_csr_t *a)
 {
     int64_t most = rd->n_ent;
     SLP_CALL(slp_comm_max_i64(rd->comm, &most, 1));
@@ -227,22 +235,27 @@ static slp_err send_rounds(reader_t *rd, const route_t *rt, places_t *pl, slp_cs
     if (size < ROUND_MIN)
         size = ROUND_MIN;
     int64_t *per = malloc(sizeof *per * (size_t)rd->P), *got = malloc(sizeof *got * (size_t)rd->P);
-    slp_err rc = slp_comm_agree(rd->comm, per && got ? SLP_OK
-                                                     : slp_error(SLP_ERR_NOMEM, "out of memory"));
+    int64_t room = rd->n_ent < size ? rd->n_ent : size;
+    block_entry_t *out = malloc(sizeof *out * (size_t)(room + 1)); /* reused: one fault a page */
+    slp_err rc = slp_comm_agree(rd->comm, per && got && out
+                                              ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory"));
     slp_err placed = SLP_OK; /* this rank's placing, agreed after the rounds */
     for (int64_t hi = rd->n_ent, done = 0; rc == SLP_OK && done < most; done += size) {
         int64_t lo = hi > size ? hi - size : 0;
-        block_entry_t *out = NULL, *in = NULL;
+        block_entry_t *in = NULL;
         int64_t count = 0;
-        rc = slp_comm_agree(rd->comm, pack_round(rt, lo, hi, &out, per));
+        rc = slp_comm_agree(rd->comm, pack_round(rt, lo, hi, out, per));
         if (rc == SLP_OK)
             rc = slp_comm_exchange_from(rd->comm, out, per, sizeof *out, (void **)&in, &count,
                                         got);
-        free(out);
         if (rc == SLP_OK && lo > 0) { /* the tail is sent: give it back */
             entry_t *kept = realloc(rd->ent, sizeof *rd->ent * (size_t)lo);
             if (kept)
                 rd->ent = kept;
+            uint16_t *kept_dest = rt->dest ? realloc(rt->dest, sizeof *rt->dest * (size_t)lo)
+                                           : NULL;
+            if (kept_dest)
+                rt->dest = kept_dest;
         }
         rd->n_ent = lo;
         hi = lo;
@@ -252,6 +265,7 @@ static slp_err send_rounds(reader_t *rd, const route_t *rt, places_t *pl, slp_cs
     }
     free(per);
     free(got);
+    free(out);
     free(rd->ent);
     rd->ent = NULL;
     rd->n_ent = rd->cap_ent = 0;
@@ -264,7 +278,9 @@ static slp_err send_rounds(reader_t *rd, const route_t *rt, places_t *pl, slp_cs
 slp_err slp_read_send_entries(reader_t *rd, const slp_grid_t *grid, const int64_t *row_off,
                               const int64_t *col_off, slp_csr_t *block)
 {
-    route_t rt = {rd, grid, row_off, col_off};
+    route_t rt = {rd, grid, row_off, col_off, NULL};
+    if (rd->P <= 65536) /* without it (no memory), each look finds the block again */
+        rt.dest = malloc(sizeof *rt.dest * (size_t)(rd->n_ent + 1));
     int64_t m_loc = row_off[grid->r + 1] - row_off[grid->r];
     int64_t n_loc = col_off[grid->c + 1] - col_off[grid->c];
     int64_t *from = malloc(sizeof *from * (size_t)rd->P);
@@ -278,6 +294,7 @@ slp_err slp_read_send_entries(reader_t *rd, const slp_grid_t *grid, const int64_
         rc = send_rounds(rd, &rt, &pl, block);
     places_free(&pl);
     free(from);
+    free(rt.dest);
     if (rc != SLP_OK)
         slp_csr_free(block);
     return rc;
