@@ -177,7 +177,7 @@ slp_err slp_read_distribute(reader_t *rd, slp_grid_t *grid, slp_mps_result_t *re
     if (rc == SLP_OK && ok)
         rc = slp_comm_sum_i64(rd->comm, &nnz, 1);
     /* the entries first: the column slices (calloc'd, resident only when written) fill
-     * after the piece's entries are gone (docs/parallel-input.md, "Memory") */
+     * after the piece's entries are gone (docs/parallel-input.md, steps 9 and 10) */
     slp_csr_t block;
     memset(&block, 0, sizeof block);
     if (rc == SLP_OK && ok)

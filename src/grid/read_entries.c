@@ -34,7 +34,7 @@ typedef struct {
     const reader_t *rd;
     const slp_grid_t *grid;
     const int64_t *row_off, *col_off;
-    uint16_t *dest; /* [n_ent] each entry's block once found (NULL: P > 65536) */
+    uint16_t *dest; /* [n_ent] each entry's block once found (NULL: P > 65536, or no memory) */
 } route_t;
 
 /* The rank of the block of this piece's entry k, found from the cuts. */

@@ -345,7 +345,7 @@ typedef struct { /* the first and last column names of a piece */
  * after the last name of the non-empty piece before. Then no name is in two pieces
  * (no split column), and the column of a BOUNDS line can only be in the piece whose
  * range holds its name, which finds it by a binary search: the directory of hashes is
- * not needed (generated files and the files of modelling tools mostly name columns so).
+ * not needed (generated files, and files whose columns are numbered in one sequence).
  * *ranges gets the ranges of the non-empty pieces, *count of them (free it).
  * Collective; every rank decides the same. */
 static slp_err names_in_order(reader_t *rd, name_range_t **ranges, int *count, int *in_order)

@@ -764,7 +764,7 @@ static char *chunk_name(parser_t *p, size_t bytes)
         size_t cap = bytes > NAME_CHUNK ? bytes : NAME_CHUNK;
         name_chunk_t *fresh = malloc(sizeof *fresh + cap);
         if (!fresh) {
-            slp_error(SLP_ERR_NOMEM, "out of memory for column names of %s", p->path);
+            slp_error(SLP_ERR_NOMEM, "out of memory for the names of %s", p->path);
             return NULL;
         }
         *fresh = (name_chunk_t){c, 0, cap};
@@ -1441,8 +1441,8 @@ static void line_masks(const char *s, uint64_t *blank, uint64_t *newline, uint64
     *other = o;
 }
 
-/* The tokens of a line of len < 64 bytes from its blank mask; returns their number
- * (only the first `max` stored). */
+/* The tokens of a line of len < 64 bytes from its blank mask: their number, stored, or
+ * max + 1 when there are more than max. */
 static int tokens_of_mask(const char *s, uint64_t blank, size_t len, tok_t *tok, int max)
 {
     blank |= ~(uint64_t)0 << len;
@@ -1462,7 +1462,7 @@ static int tokens_of_mask(const char *s, uint64_t blank, size_t len, tok_t *tok,
  * speed"): a line of under 64 bytes that starts with a blank and holds a column name
  * and one or two pairs of a declared row and a number, with nothing the general path
  * would read differently (a MARKER, a comment, a carriage return, a NUL in the block),
- * is decoded from the masks of one 64-byte load and applied as apply_columns would,
+ * is decoded from the masks of its bytes (line_masks) and applied as apply_columns would,
  * without read_line, the tokenizer and the decoded-line record. The loop stops at the
  * first other line, before consuming it, and at the end of the block's complete lines:
  * read_line and data_line take it from there. */
