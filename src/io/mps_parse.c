@@ -1265,18 +1265,25 @@ static slp_err decode_line(parser_t *p, dline_t *d)
     return input_error(p, "%s", free_msg);
 }
 
-/* The common COLUMNS line, decoded without the general path's steps: free format, a
- * column name and one or two row/value pairs, no MARKER, no comment, every row declared
- * and every value a number. Returns 0 for any other line, which decode_line then reads
- * (to the same dline_t when the line is one of these). */
+/* The tokens of a common COLUMNS line: a column name and one or two row/value pairs,
+ * no MARKER, nothing strip_comment might take for a comment. */
+static int common_columns_shape(const tok_t *tok, int ntok)
+{
+    if ((ntok != 3 && ntok != 5) || tok[1].s[0] == '\'')
+        return 0;
+    return ntok == 3 || (tok[3].s[0] != '$' && tok[3].s[0] != '*');
+}
+
+/* The common COLUMNS line, decoded without the general path's steps: free format, the
+ * common shape, every row declared and every value a number. Returns 0 for any other
+ * line, which decode_line then reads (to the same dline_t when the line is one of
+ * these). */
 static int decode_columns_common(parser_t *p, dline_t *d)
 {
     tok_t tok[6];
     int ntok = tokenize(p->line, p->line_len, tok, 6);
-    if ((ntok != 3 && ntok != 5) || tok[1].s[0] == '\'')
+    if (!common_columns_shape(tok, ntok))
         return 0;
-    if (ntok == 5 && (tok[3].s[0] == '$' || tok[3].s[0] == '*'))
-        return 0; /* maybe a comment: strip_comment decides */
     init_dline(d, p->fixed_name, p->fixed_code, p->fixed_val); /* room for 2 pairs */
     d->first = tok[0];
     return decode_pairs(p, tok + 1, ntok / 2, d) && d->unknown == 0;
@@ -1482,9 +1489,7 @@ static slp_err columns_run(parser_t *p)
             return SLP_OK;
         tok_t tok[5];
         int ntok = tokens_of_mask(s, blank, len, tok, 5);
-        if ((ntok != 3 && ntok != 5) || tok[1].s[0] == '\'')
-            return SLP_OK;
-        if (ntok == 5 && (tok[3].s[0] == '$' || tok[3].s[0] == '*'))
+        if (!common_columns_shape(tok, ntok))
             return SLP_OK;
         int npairs = ntok / 2;
         int64_t code[2];
