@@ -59,22 +59,23 @@ static int64_t rows_of(const route_t *rt, int dest)
 }
 
 /* Step 1 on the sending side: for each block this piece sends to, its entries per row
- * of the block (int32), packed in rank order; *total[d] the piece's entries for d. */
-static slp_err count_rows(const route_t *rt, int64_t *total, int32_t **packed, int64_t *per)
+ * of the block (int32), packed in rank order; per[d] the number of counts for rank d
+ * (its block's rows, or 0 when this piece has no entry for it). */
+static slp_err count_rows(const route_t *rt, int32_t **packed, int64_t *per)
 {
     int P = rt->rd->P;
-    memset(total, 0, sizeof *total * (size_t)P);
+    memset(per, 0, sizeof *per * (size_t)P); /* first the entries for each rank */
     for (int64_t k = 0; k < rt->rd->n_ent; k++) {
         int d = find_dest(rt, k);
         if (rt->dest)
             rt->dest[k] = (uint16_t)d;
-        total[d]++;
+        per[d]++;
     }
     int64_t *start = calloc((size_t)P + 1, sizeof *start);
     if (!start)
         return slp_error(SLP_ERR_NOMEM, "out of memory");
     for (int d = 0; d < P; d++) {
-        per[d] = total[d] ? rows_of(rt, d) : 0;
+        per[d] = per[d] ? rows_of(rt, d) : 0;
         start[d + 1] = start[d] + per[d];
     }
     *packed = calloc((size_t)start[P] + 1, sizeof **packed);
@@ -141,12 +142,10 @@ static slp_err exchange_counts(const route_t *rt, int64_t m_loc, int64_t n_loc, 
                                slp_csr_t *a, places_t *pl)
 {
     const reader_t *rd = rt->rd;
-    int64_t *total = malloc(sizeof *total * (size_t)rd->P);
     int64_t *per = malloc(sizeof *per * (size_t)rd->P);
     int32_t *packed = NULL, *counts = NULL;
     int64_t n_counts = 0, nnz = 0;
-    slp_err rc = total && per ? count_rows(rt, total, &packed, per)
-                              : slp_error(SLP_ERR_NOMEM, "out of memory");
+    slp_err rc = per ? count_rows(rt, &packed, per) : slp_error(SLP_ERR_NOMEM, "out of memory");
     rc = slp_comm_agree(rd->comm, rc);
     if (rc == SLP_OK) /* from[s]: m_loc counts from a rank that sends entries here, or 0 */
         rc = slp_comm_exchange_from(rd->comm, packed, per, sizeof *packed, (void **)&counts,
@@ -161,7 +160,6 @@ static slp_err exchange_counts(const route_t *rt, int64_t m_loc, int64_t n_loc, 
         counts = NULL; /* pl->left */
     }
     free(counts);
-    free(total);
     free(per);
     return slp_comm_agree(rd->comm, rc);
 }
