@@ -1,6 +1,6 @@
 /* shardlp convert IN OUT: a model from one format to another (docs/cli.md, "convert").
  * IN: an MPS or LP file in any compression, or a shard directory; OUT: FILE.mps,
- * FILE.mps.gz, FILE.lp, or a shard directory. In one process, in memory: for models
+ * FILE.mps.gz (BGZF), FILE.mps.zst (seekable zstd), FILE.lp, or a shard directory. In one process, in memory: for models
  * that fit one machine (`shardlp shard` streams large MPS files into shards). */
 #include <stddef.h>
 #include <stdio.h>
@@ -36,8 +36,10 @@ static const cli_command_t COMMAND = {
     .name = "convert",
     .usage = "convert IN OUT [--grid RxC] [--relax] [--quiet]",
     .about = "Convert a model between MPS, CPLEX LP and shard directories (docs/cli.md).\n"
-             "IN: an MPS or LP file (plain, gzip, bzip2 or xz) or a shard directory.\n"
-             "OUT: NAME.mps or NAME.mps.gz (free MPS that HiGHS, Clp and GLPK read), NAME.lp,\n"
+             "IN: an MPS or LP file (plain, gzip, bzip2, xz or zstd) or a shard directory.\n"
+             "OUT: NAME.mps (free MPS that HiGHS, Clp and GLPK read), NAME.mps.gz (BGZF:\n"
+             "gzip in 64 KiB members) or NAME.mps.zst (zstd in 1 MiB frames with a seek\n"
+             "table), which every rank of a parallel read can read at offsets; NAME.lp;\n"
              "or any other name: a shard directory.",
     .options = OPTIONS,
     .option_count = sizeof OPTIONS / sizeof OPTIONS[0],
@@ -51,7 +53,8 @@ static out_kind kind_of(const char *path)
 {
     size_t len = strlen(path);
     if ((len > 4 && !strcasecmp(path + len - 4, ".mps")) ||
-        (len > 7 && !strcasecmp(path + len - 7, ".mps.gz")))
+        (len > 7 && !strcasecmp(path + len - 7, ".mps.gz")) ||
+        (len > 8 && !strcasecmp(path + len - 8, ".mps.zst")))
         return OUT_MPS;
     if (len > 3 && !strcasecmp(path + len - 3, ".lp"))
         return OUT_LP;

@@ -32,6 +32,7 @@ typedef struct { /* the first set name of a piece's BOUNDS lines */
 typedef struct {
     int P, me;
     slp_comm_t *comm;
+    slp_text_at_t *src; /* the file's text (grid/read_source.c) */
     slp_mps_pieces_t *pc;
     int irregular;   /* the file goes to the one-process reader */
     int names_in_order; /* the pieces' column names in order: no directory (verbose log) */

@@ -7,7 +7,6 @@
 #include <emmintrin.h>
 #endif
 
-#include "io/text_in.h"
 
 #define SCAN_BLOCK ((size_t)1 << 20)
 #define MAX_HEADERS 32 /* header lines one rank reports; more: the file is read by one process */
@@ -27,10 +26,10 @@ static int is_blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\v' || c
 
 /* The first word of the header line at `offset`; 0 when the line is blank after all
  * (carriage returns only: the reader strips them). */
-static int first_word(int fd, int64_t offset, char word[WORD])
+static int first_word(slp_text_at_t *src, int64_t offset, char word[WORD])
 {
     char buf[WORD];
-    ssize_t got = slp_pread_full(fd, buf, WORD, offset);
+    ssize_t got = slp_text_at_read(src, buf, WORD, offset);
     ssize_t k = 0;
     while (k < got && buf[k] == '\r')
         k++;
@@ -95,12 +94,12 @@ static void headers_in(const char *buf, size_t len, int64_t pos, int *at_start, 
 
 /* The header lines (first byte neither blank, '*' nor a newline) that start in
  * [begin, end). */
-static void scan_headers(int fd, int64_t begin, int64_t end, headers_t *hs)
+static void scan_headers(slp_text_at_t *src, int64_t begin, int64_t end, headers_t *hs)
 {
     memset(hs, 0, sizeof *hs);
     char *buf = malloc(SCAN_BLOCK);
     char before = '\n';
-    if (!buf || (begin > 0 && slp_pread_full(fd, &before, 1, begin - 1) != 1)) {
+    if (!buf || (begin > 0 && slp_text_at_read(src, &before, 1, begin - 1) != 1)) {
         hs->failed = 1;
         free(buf);
         return;
@@ -108,7 +107,7 @@ static void scan_headers(int fd, int64_t begin, int64_t end, headers_t *hs)
     int at_start = before == '\n';
     for (int64_t pos = begin; pos < end && !hs->overflow;) {
         size_t len = end - pos < (int64_t)SCAN_BLOCK ? (size_t)(end - pos) : SCAN_BLOCK;
-        if (slp_pread_full(fd, buf, len, pos) != (ssize_t)len) {
+        if (slp_text_at_read(src, buf, len, pos) != (ssize_t)len) {
             hs->failed = 1;
             break;
         }
@@ -118,16 +117,16 @@ static void scan_headers(int fd, int64_t begin, int64_t end, headers_t *hs)
     free(buf);
     int kept = 0;
     for (int k = 0; k < hs->count; k++)
-        if (first_word(fd, hs->h[k].offset, hs->h[k].word))
+        if (first_word(src, hs->h[k].offset, hs->h[k].word))
             hs->h[kept++] = hs->h[k];
     hs->count = kept;
 }
 
 /* The offset after the end of the line at `offset` (the file's size at its end); -1 on a
  * failure or a line longer than the scan buffer. */
-static int64_t line_after(int fd, int64_t offset, int64_t size, char *buf)
+static int64_t line_after(slp_text_at_t *src, int64_t offset, int64_t size, char *buf)
 {
-    ssize_t got = slp_pread_full(fd, buf, SCAN_BLOCK, offset);
+    ssize_t got = slp_text_at_read(src, buf, SCAN_BLOCK, offset);
     if (got < 0)
         return -1;
     const char *nl = memchr(buf, '\n', (size_t)got);
@@ -140,7 +139,7 @@ static int word_is(const header_t *h, const char *w) { return !strcmp(h->word, w
 
 /* The layout from the headers in file order; 0 when the file does not have the shape
  * the parallel read takes. */
-static int find_sections(int fd, int64_t size, const header_t *h, int count,
+static int find_sections(slp_text_at_t *src, int64_t size, const header_t *h, int count,
                          slp_read_layout_t *l)
 {
     int k = 0;
@@ -149,7 +148,7 @@ static int find_sections(int fd, int64_t size, const header_t *h, int count,
     if (k == count)
         return 0;
     char *buf = malloc(SCAN_BLOCK);
-    l->columns_body = buf ? line_after(fd, h[k].offset, size, buf) : -1;
+    l->columns_body = buf ? line_after(src, h[k].offset, size, buf) : -1;
     if (l->columns_body < 0) {
         free(buf);
         return 0;
@@ -175,20 +174,20 @@ static int find_sections(int fd, int64_t size, const header_t *h, int count,
         l->bounds_hdr = l->bounds_body = l->rhs_end;
         l->bounds_end = endata;
         if (at[2] >= 0)
-            l->bounds_body = line_after(fd, at[2], size, buf);
+            l->bounds_body = line_after(src, at[2], size, buf);
         ok = l->bounds_body >= 0;
     }
     free(buf);
     return ok;
 }
 
-slp_err slp_read_layout(slp_comm_t *comm, int fd, int64_t size, slp_read_layout_t *layout,
-                        int *usable)
+slp_err slp_read_layout(slp_comm_t *comm, slp_text_at_t *src, int64_t size,
+                        slp_read_layout_t *layout, int *usable)
 {
     *usable = 0;
     int P = slp_comm_size(comm), me = slp_comm_rank(comm);
     headers_t mine;
-    scan_headers(fd, size * me / P, size * (me + 1) / P, &mine);
+    scan_headers(src, size * me / P, size * (me + 1) / P, &mine);
     headers_t *all = malloc(sizeof *all * (size_t)P);
     slp_err rc = slp_comm_allgather(comm, all ? SLP_OK : SLP_ERR_NOMEM, &mine, sizeof mine, all);
     int total = 0, bad = 0;
@@ -202,7 +201,7 @@ slp_err slp_read_layout(slp_comm_t *comm, int fd, int64_t size, slp_read_layout_
         for (int k = 0; k < P; k++)
             for (int j = 0; j < all[k].count; j++)
                 h[n++] = all[k].h[j];
-        *usable = find_sections(fd, size, h, total, layout);
+        *usable = find_sections(src, size, h, total, layout);
     }
     free(h);
     free(all);
@@ -213,7 +212,7 @@ slp_err slp_read_layout(slp_comm_t *comm, int fd, int64_t size, slp_read_layout_
 
 /* A forward reader of whole lines from the file. */
 typedef struct {
-    int fd;
+    slp_text_at_t *src;
     int64_t pos, end; /* the next byte of the file to read; the end of the range */
     char *buf;
     size_t at, len;   /* unread bytes buf[at, len) */
@@ -230,7 +229,7 @@ static int next_line(lines_t *ln, int64_t *start, const char **tok, size_t *tok_
         ln->at = 0;
         size_t room = SCAN_BLOCK - ln->len;
         size_t want = ln->end - ln->pos < (int64_t)room ? (size_t)(ln->end - ln->pos) : room;
-        ssize_t got = slp_pread_full(ln->fd, ln->buf + ln->len, want, ln->pos);
+        ssize_t got = slp_text_at_read(ln->src, ln->buf + ln->len, want, ln->pos);
         if (got < 0 || (got == 0 && want > 0))
             return -1;
         ln->pos += got;
@@ -258,16 +257,16 @@ static int next_line(lines_t *ln, int64_t *start, const char **tok, size_t *tok_
     return 1;
 }
 
-int64_t slp_read_piece_start(int fd, int64_t begin, int64_t end, int rank, int ranks,
-                             int by_column)
+int64_t slp_read_piece_start(slp_text_at_t *src, int64_t begin, int64_t end, int rank,
+                             int ranks, int by_column)
 {
     if (rank == 0 || begin >= end)
         return rank == 0 ? begin : end;
     int64_t x = begin + (end - begin) * rank / ranks;
     char before;
-    if (slp_pread_full(fd, &before, 1, x - 1) != 1)
+    if (slp_text_at_read(src, &before, 1, x - 1) != 1)
         return -1;
-    lines_t ln = {fd, x, end, malloc(SCAN_BLOCK), 0, 0};
+    lines_t ln = {src, x, end, malloc(SCAN_BLOCK), 0, 0};
     if (!ln.buf)
         return -1;
     int64_t start = end, line;

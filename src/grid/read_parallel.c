@@ -9,13 +9,10 @@
  * (*done = 0) before anything is printed; that reader then reads the file and says why. */
 #include "grid/read_parallel.h"
 
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/log.h"
 #include "core/model.h"
@@ -80,24 +77,11 @@ static slp_err on_bound(void *user, int64_t line, const slp_mps_bound_t *b)
 
 /* ---- files and pieces ------------------------------------------------------------- */
 
-/* A regular file without a compression's magic bytes: its size, else -1. */
-static int64_t plain_size(int fd)
-{
-    struct stat st;
-    unsigned char m[6] = {0};
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-        return -1;
-    ssize_t got = slp_pread_full(fd, m, sizeof m, 0);
-    if (got < 0 || slp_text_compressed(m, (size_t)got))
-        return -1;
-    return (int64_t)st.st_size;
-}
-
 /* This rank's piece of [begin, end) and the next rank's start, agreed by all ranks. */
-static slp_err piece_of(reader_t *rd, int fd, int64_t begin, int64_t end, int by_column,
-                        int64_t *lo, int64_t *hi)
+static slp_err piece_of(reader_t *rd, slp_text_at_t *src, int64_t begin, int64_t end,
+                        int by_column, int64_t *lo, int64_t *hi)
 {
-    int64_t mine = slp_read_piece_start(fd, begin, end, rd->me, rd->P, by_column);
+    int64_t mine = slp_read_piece_start(src, begin, end, rd->me, rd->P, by_column);
     int64_t *all = malloc(sizeof *all * (size_t)rd->P);
     slp_err rc = slp_comm_allgather(rd->comm, all ? SLP_OK : SLP_ERR_NOMEM, &mine, sizeof mine,
                                     all);
@@ -129,17 +113,17 @@ static void parse_piece(reader_t *rd, int64_t begin, int64_t end, int64_t lines_
 }
 
 /* The head, this rank's pieces of COLUMNS and BOUNDS, RHS and RANGES. */
-static slp_err parse_pieces(reader_t *rd, int fd, const slp_read_layout_t *l)
+static slp_err parse_pieces(reader_t *rd, slp_text_at_t *src, const slp_read_layout_t *l)
 {
     int64_t lo, hi;
     parse_piece(rd, 0, l->columns_body, 0);
     slp_mps_pieces_defer_bounds(rd->pc, on_bound, rd);
     slp_mps_pieces_drop_column_index(rd->pc); /* names are resolved by the directory */
-    SLP_CALL(piece_of(rd, fd, l->columns_body, l->columns_end, 1, &lo, &hi));
+    SLP_CALL(piece_of(rd, src, l->columns_body, l->columns_end, 1, &lo, &hi));
     parse_piece(rd, lo, hi, 1); /* lines_before > 0: no byte-order mark in a piece */
     parse_piece(rd, l->rhs_begin, l->rhs_end, 1);
     parse_piece(rd, l->bounds_hdr, l->bounds_body, 1);
-    SLP_CALL(piece_of(rd, fd, l->bounds_body, l->bounds_end, 0, &lo, &hi));
+    SLP_CALL(piece_of(rd, src, l->bounds_body, l->bounds_end, 0, &lo, &hi));
     parse_piece(rd, lo, hi, 1);
     return SLP_OK;
 }
@@ -573,6 +557,7 @@ static int model_acceptable(const slp_mps_result_t *res, int relax)
 static void reader_free(reader_t *rd)
 {
     slp_mps_pieces_close(&rd->pc);
+    slp_text_at_close(&rd->src);
     free(rd->ent);
     free(rd->bnd);
     free(rd->names);
@@ -584,27 +569,26 @@ static slp_err read_model(reader_t *rd, const char *path, int relax, slp_mps_res
                           int *ok)
 {
     *ok = 0;
-    int fd = open(path, O_RDONLY);
-    int64_t size = fd >= 0 ? plain_size(fd) : -1;
-    if (size < 0)
-        slp_read_give_up(rd, "not a plain regular file (compressed, a pipe, or not found)");
-    slp_err rc = slp_read_all_ranks(rd->comm, SLP_OK, size >= 0, ok);
+    slp_err rc = slp_read_source_open(rd->comm, path, &rd->src);
+    if (rc == SLP_OK && !rd->src)
+        slp_read_give_up(rd, "not a file that can be read at offsets (a pipe, not found, or "
+                             "compressed other than BGZF or seekable zstd)");
+    if (rc == SLP_OK)
+        rc = slp_read_all_ranks(rd->comm, rc, rd->src != NULL, ok);
     slp_read_layout_t layout;
     if (rc == SLP_OK && *ok)
-        rc = slp_read_layout(rd->comm, fd, size, &layout, ok);
+        rc = slp_read_layout(rd->comm, rd->src, slp_text_at_size(rd->src), &layout, ok);
     if (rc == SLP_OK && !*ok && !rd->why)
         slp_read_give_up(rd, "sections other than NAME to ROWS, COLUMNS, RHS, RANGES, "
-                             "BOUNDS, ENDATA in this order");
+                             "BOUNDS, ENDATA in this order, or text that cannot be read");
     if (rc == SLP_OK && *ok)
         rc = slp_read_all_ranks(rd->comm, rc, *ok, ok); /* every rank found the same layout */
     slp_mps_callbacks_t cb = {.user = rd, .on_entry = on_entry, .quiet = 1};
     if (rc == SLP_OK && *ok)
-        rc = slp_comm_agree(rd->comm, slp_mps_pieces_open(path, &cb, &rd->pc));
+        rc = slp_comm_agree(rd->comm, slp_mps_pieces_open(path, rd->src, &cb, &rd->pc));
     rd->t[0] = slp_wall_seconds();
     if (rc == SLP_OK && *ok)
-        rc = parse_pieces(rd, fd, &layout);
-    if (fd >= 0)
-        close(fd);
+        rc = parse_pieces(rd, rd->src, &layout);
     if (rc == SLP_OK && *ok)
         rc = slp_read_all_ranks(rd->comm, rc, !rd->irregular, ok);
     if (rc == SLP_OK && *ok)
@@ -666,6 +650,7 @@ slp_err slp_read_parallel(slp_grid_t *grid, const char *path, int relax,
     if (rc == SLP_OK && ok)
         rc = slp_comm_sum_i64(grid->world, &n_int, 1);
     slp_mps_pieces_close(&rd.pc); /* the names and the row index are no longer needed */
+    slp_text_at_close(&rd.src);
     if (rc == SLP_OK && ok)
         rc = slp_comm_agree(grid->world, slp_read_distribute(&rd, grid, &res, out));
     rd.t[3] = slp_wall_seconds();

@@ -122,10 +122,10 @@ typedef struct name_chunk {
 } name_chunk_t;
 
 typedef struct {
-    /* input: a text reader, or (a piece of a parallel read) bytes [pos, limit) of fd */
+    /* input: a text reader, or (a piece of a parallel read) bytes [pos, limit) of src */
     const char *path;
     slp_text_in_t *file;
-    int fd;
+    slp_text_at_t *src;
     int64_t pos, limit;
     int read_errno;
     slp_mps_bound_fn on_bound; /* pieces: BOUNDS lines go here instead of being applied */
@@ -231,7 +231,7 @@ static size_t read_input(parser_t *p, char *dst, size_t size)
         return slp_text_in_read(p->file, dst, size);
     int64_t left = p->limit - p->pos;
     size_t want = (int64_t)size < left ? size : (size_t)left;
-    ssize_t got = slp_pread_full(p->fd, dst, want, p->pos);
+    ssize_t got = slp_text_at_read(p->src, dst, want, p->pos);
     if (got < (ssize_t)want) { /* a read error, or the file became shorter */
         p->read_errno = got < 0 ? errno : EIO;
         return 0;
@@ -2101,7 +2101,6 @@ static slp_err parser_init(parser_t *p, const char *path, const slp_mps_callback
     memset(p, 0, sizeof *p);
     p->path = path;
     p->cb = cb;
-    p->fd = -1;
     p->quiet = cb ? cb->quiet : 0;
     p->sense = 1;
     p->cur_col = -1;
@@ -2147,8 +2146,8 @@ struct slp_mps_pieces {
     parser_t p;
 };
 
-slp_err slp_mps_pieces_open(const char *path, const slp_mps_callbacks_t *cb,
-                            slp_mps_pieces_t **out)
+slp_err slp_mps_pieces_open(const char *path, slp_text_at_t *src,
+                            const slp_mps_callbacks_t *cb, slp_mps_pieces_t **out)
 {
     *out = slp_calloc(1, sizeof **out);
     if (!*out)
@@ -2157,8 +2156,7 @@ slp_err slp_mps_pieces_open(const char *path, const slp_mps_callbacks_t *cb,
     slp_err err = parser_init(p, path, cb);
     p->quiet = 1;
     p->names_in_chunks = 1;
-    if (!err && (p->fd = open(path, O_RDONLY)) < 0)
-        err = slp_error(SLP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    p->src = src;
     if (err)
         slp_mps_pieces_close(out);
     return err;
@@ -2257,8 +2255,6 @@ void slp_mps_pieces_close(slp_mps_pieces_t **pc)
 {
     if (!*pc)
         return;
-    if ((*pc)->p.fd >= 0)
-        close((*pc)->p.fd);
     parser_free(&(*pc)->p);
     free(*pc);
     *pc = NULL;

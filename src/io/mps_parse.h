@@ -47,6 +47,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "io/text_at.h"
 
 /* Row "index" of the objective row in on_row. */
 #define SLP_MPS_OBJ_ROW ((int64_t)-1)
@@ -106,7 +107,7 @@ int slp_mps_parse_number(const char *text, size_t len, double *out);
 double slp_parse_number_prefix(const char *p, char **end);
 
 /* Pieces of a parallel read (grid/read_parallel.c, docs/parallel-input.md). One parser
- * reads byte ranges of a plain file in turn, keeping its state (section, rows, this
+ * reads byte ranges of a file's text (io/text_at.h) in turn, keeping its state (section, rows, this
  * rank's columns) from range to range; it prints nothing, and counts what the one-process
  * reader would warn about, so that the caller can leave such a file to that reader. */
 typedef struct slp_mps_pieces slp_mps_pieces_t;
@@ -124,8 +125,10 @@ typedef struct slp_mps_bound {
 } slp_mps_bound_t;
 typedef slp_err (*slp_mps_bound_fn)(void *user, int64_t line, const slp_mps_bound_t *b);
 
-slp_err slp_mps_pieces_open(const char *path, const slp_mps_callbacks_t *cb,
-                            slp_mps_pieces_t **out);
+/* A parser of pieces of `src` (not owned; it outlives the parser), named `path` in
+ * messages. */
+slp_err slp_mps_pieces_open(const char *path, slp_text_at_t *src,
+                            const slp_mps_callbacks_t *cb, slp_mps_pieces_t **out);
 /* Parse bytes [begin, end) (whole lines), the first of them line lines_before + 1. */
 slp_err slp_mps_pieces_read(slp_mps_pieces_t *pc, int64_t begin, int64_t end,
                             int64_t lines_before);

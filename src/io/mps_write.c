@@ -1,5 +1,5 @@
-/* slp_mps_write: free-format MPS, gzip-compressed when the path ends in ".gz", written
- * atomically (io/out_file.h).
+/* slp_mps_write: free-format MPS, compressed in units when the path ends in ".gz" (BGZF)
+ * or ".zst" (seekable zstd; io/block_out.h), written atomically (io/out_file.h).
  *
  * Conventions (docs/mps.md): values with %.17g (exact round trip); row types
  * from the bounds (E, L, G; two-sided rows as G or L with a RANGES value chosen
@@ -22,10 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <zlib.h>
 
 #include "core/log.h"
+#include "io/block_out.h"
 #include "io/out_file.h"
 
 #define OUT_BUF (1 << 20)
@@ -34,7 +33,7 @@ typedef struct {
     const char *path;
     slp_out_file_t file;
     FILE *plain;
-    gzFile gz;
+    slp_block_out_t *packed; /* .gz and .zst: compressed in units (io/block_out.h) */
     char *buf;
     size_t used;
     int failed;
@@ -44,8 +43,8 @@ static void out_flush(out_t *o)
 {
     if (o->used == 0 || o->failed)
         return;
-    if (o->gz) {
-        if (gzwrite(o->gz, o->buf, (unsigned)o->used) != (int)o->used)
+    if (o->packed) {
+        if (slp_block_out_write(o->packed, o->buf, o->used) != 0)
             o->failed = 1;
     } else if (fwrite(o->buf, 1, o->used, o->plain) != o->used) {
         o->failed = 1;
@@ -77,20 +76,14 @@ static void out_printf(out_t *o, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(big, (size_t)len + 1, fmt, ap);
         va_end(ap);
-        if (o->gz)
-            o->failed |= gzwrite(o->gz, big, (unsigned)len) != len;
+        if (o->packed)
+            o->failed |= slp_block_out_write(o->packed, big, (size_t)len) != 0;
         else
             o->failed |= fwrite(big, 1, (size_t)len, o->plain) != (size_t)len;
         free(big);
         return;
     }
     o->used += (size_t)len;
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
 /* A name the free-format reader reads back unchanged. */
@@ -305,15 +298,13 @@ slp_err slp_mps_write(const slp_model_t *model, const char *path)
         free(o.buf);
         return rc;
     }
-    if (ends_with(path, ".gz")) {
-        int fd = dup(fileno(o.file.f));
-        o.gz = fd >= 0 ? gzdopen(fd, "wb6") : NULL;
-        if (!o.gz) {
-            if (fd >= 0)
-                close(fd);
+    slp_block_out_kind packing = slp_block_out_kind_of(path);
+    if (packing != SLP_BLOCK_OUT_NONE) {
+        rc = slp_block_out_open(o.file.f, packing, path, &o.packed);
+        if (rc != SLP_OK) {
             slp_out_abort(&o.file);
             free(o.buf);
-            return slp_error(SLP_ERR_IO, "%s: cannot start gzip compression", path);
+            return rc;
         }
     } else {
         o.plain = o.file.f;
@@ -334,7 +325,7 @@ slp_err slp_mps_write(const slp_model_t *model, const char *path)
                  (long long)huge);
     write_model(&o, model);
     out_flush(&o);
-    int close_failed = o.gz ? gzclose(o.gz) != Z_OK : 0;
+    int close_failed = o.packed ? slp_block_out_close(&o.packed) != 0 : 0;
     free(o.buf);
     if (o.failed || close_failed) {
         slp_out_abort(&o.file);

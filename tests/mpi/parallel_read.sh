@@ -225,7 +225,37 @@ same_solve "$T/mcf-rounds.mps" 2 1x2
 same_solve "$T/pieces.mps" 3 1x3
 same_solve "$T/pieces.mps" 4 4x1
 
-# a gzip file goes through rank 0, with the same model
+# Compressed files in units (docs/parallel-input.md "Compressed files"): BGZF members and
+# seekable zstd frames of a few KiB, so that the layout's parts, the pieces and their
+# lines cross unit boundaries: read in parallel, the same model or the same messages.
+BC="python3 $ROOT/tests/data/block_compress.py"
+for f in mcf pieces shuffled split-column bad-number; do
+    $BC bgzf 3000 "$T/$f.mps" "$T/$f-bgzf.mps.gz" || bad "bgzf $f"
+    $BC zstd 5000 "$T/$f.mps" "$T/$f-seek.mps.zst" || bad "zstd $f"
+done
+for f in mcf pieces shuffled; do check "$T/$f-bgzf.mps.gz" 1; check "$T/$f-seek.mps.zst" 1; done
+for f in split-column bad-number; do check "$T/$f-bgzf.mps.gz" 0; check "$T/$f-seek.mps.zst" 0; done
+# what convert writes: read in parallel, and the same solve as rank 0's reading
+"$BIN" convert "$T/mcf-rounds.mps" "$T/rounds.mps.gz" >/dev/null || bad "convert .gz"
+"$BIN" convert "$T/mcf-rounds.mps" "$T/rounds.mps.zst" >/dev/null || bad "convert .zst"
+check "$T/rounds.mps.gz" 1
+same_solve "$T/rounds.mps.zst" 4 2x2
+# damaged, cut or mixed files go to rank 0, which reports them as one process does
+damage() { # file offset: one byte changed
+    python3 -c "import sys; f=open(sys.argv[1],'r+b'); f.seek(int(sys.argv[2])); b=f.read(1); \
+f.seek(int(sys.argv[2])); f.write(bytes([b[0]^0x55]))" "$1" "$2"
+}
+cp "$T/pieces-bgzf.mps.gz" "$T/damaged.mps.gz" && damage "$T/damaged.mps.gz" 5000
+cp "$T/pieces-seek.mps.zst" "$T/damaged.mps.zst" && damage "$T/damaged.mps.zst" 5000
+head -c 9000 "$T/pieces-bgzf.mps.gz" >"$T/cut.mps.gz"
+head -c 30000 "$T/pieces.mps" >"$T/head.part" && tail -c +30001 "$T/pieces.mps" >"$T/tail.part"
+$BC bgzf 3000 "$T/head.part" "$T/head.gz" && gzip -c "$T/tail.part" >"$T/tail.gz"
+cat "$T/head.gz" "$T/tail.gz" >"$T/mixed.mps.gz" # BGZF, then one plain gzip member
+for f in damaged.mps.gz damaged.mps.zst cut.mps.gz mixed.mps.gz; do check "$T/$f" 0; done
+run 4 "$T/mixed.mps.gz"
+grep -q "read by 4 ranks in parallel" "$T/out" && bad "mixed.mps.gz: read in parallel" || ok
+
+# a single-member gzip file goes through rank 0, with the same model
 gzip -c "$T/pieces.mps" >"$T/pieces.mps.gz"
 check "$T/pieces.mps.gz" 0
 
