@@ -1,6 +1,8 @@
-/* shardlp shard MODEL --grid RxC|auto --out DIR: the offline converter. In memory for
- * models that fit the budget and for LP files, otherwise two streaming passes of the
- * MPS file with bounded buffers (shard/shard.h). */
+/* shardlp shard MODEL --grid RxC|auto --out DIR: the converter. In one process: in
+ * memory for models that fit the budget and for LP files, otherwise two streaming passes
+ * of the MPS file with bounded buffers (shard/shard.h). On R x C ranks: the parallel
+ * reader, each rank writing its own files (docs/parallel-input.md "Shards from P
+ * ranks"). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,8 @@
 #include "core/log.h"
 #include "grid/comm.h"
 #include "io/mps.h"
+#include "grid/grid.h"
+#include "grid/read_parallel.h"
 #include "shard/shard.h"
 
 typedef struct {
@@ -52,7 +56,8 @@ static const cli_command_t COMMAND = {
              "shard MODEL --grid auto --mem-per-rank BYTES --out DIR",
     .about = "Convert an MPS or LP model into a shard directory (format version 1,\n"
              "docs/shard-format.md). Rows and columns are cut into contiguous blocks balanced by\n"
-             "nonzeros.",
+             "nonzeros. Under mpirun with R x C ranks (--grid RxC) the ranks read the MPS file\n"
+             "in parallel and each writes its own files: the same directory.",
     .options = OPTIONS,
     .option_count = sizeof OPTIONS / sizeof OPTIONS[0],
     .positional_offset = OPT(model_path),
@@ -80,8 +85,11 @@ static slp_err read_options(int argc, char **argv, shard_options_t *o, int *help
         return slp_error(SLP_ERR_INPUT, "shard: --ranks is for --grid auto");
     if (!automatic)
         SLP_CALL(slp_grid_parse(o->grid, R, C));
-    if (slp_comm_size(slp_comm_world()) > 1)
-        return slp_error(SLP_ERR_INPUT, "shard is an offline converter: run it as one process");
+    int P = slp_comm_size(slp_comm_world());
+    if (P > 1 && (automatic || (int64_t)*R * *C != P))
+        return slp_error(SLP_ERR_INPUT, "shard on %d ranks takes --grid RxC with R x C = %d "
+                         "(each rank writes its own block; --grid auto is for one process)",
+                         P, P);
     if (o->quiet)
         slp_log_set_level(SLP_LOG_QUIET);
     return SLP_OK;
@@ -103,23 +111,13 @@ static int64_t estimate_model_bytes(const char *path)
     return 2 * slp_input_text_bytes(path);
 }
 
-int slp_cmd_shard(int argc, char **argv)
+/* The one-process converter: in memory, or streaming with bounded buffers. */
+static slp_err convert_one_process(const shard_options_t *o, int R, int C, const char **how)
 {
-    shard_options_t o;
-    memset(&o, 0, sizeof o);
-    int help = 0, R = 0, C = 0;
-    slp_err rc = read_options(argc, argv, &o, &help, &R, &C);
-    if (rc == SLP_OK && help) {
-        slp_cli_print_help(&COMMAND, stdout);
-        return 0;
-    }
-    if (rc != SLP_OK) {
-        slp_cli_error("%s", slp_error_message());
-        return 2;
-    }
-    const char *model_path = o.model_path, *out_dir = o.out_dir;
-    int automatic = !strcmp(o.grid, "auto"), relax = o.relax, ranks = (int)o.ranks;
-    int64_t mem_per_rank = o.mem_per_rank, mem_budget = o.mem_budget;
+    const char *model_path = o->model_path, *out_dir = o->out_dir;
+    int automatic = !strcmp(o->grid, "auto"), relax = o->relax, ranks = (int)o->ranks;
+    int64_t mem_per_rank = o->mem_per_rank, mem_budget = o->mem_budget;
+    slp_err rc = SLP_OK;
 
     int bounded = mem_budget > 0;
     if (!bounded)
@@ -142,7 +140,6 @@ int slp_cmd_shard(int argc, char **argv)
         if (rc == SLP_OK)
             slp_shard_model_source(model, &src);
     }
-
     int64_t picked_bytes = 0;
     if (rc == SLP_OK && automatic) {
         /* Nonzero counts per row and column: one pass of the source. */
@@ -171,23 +168,88 @@ int slp_cmd_shard(int argc, char **argv)
             rc = slp_shard_write_model(model, R, C, out_dir);
     }
     slp_model_destroy(&model);
-    if (rc == SLP_OK) {
-        slp_shard_manifest_t man;
-        rc = slp_shard_read_manifest(out_dir, &man);
-        if (rc == SLP_OK) {
-            int64_t max_nnz = 0;
-            for (int64_t b = 0; b < (int64_t)man.R * man.C; b++)
-                if (man.block_nnz[b] > max_nnz)
-                    max_nnz = man.block_nnz[b];
-            slp_log("wrote %s: %lld rows, %lld columns, %lld nonzeros on a %dx%d grid "
-                    "(largest block %lld nonzeros; %s path)\n",
-                    out_dir, (long long)man.m, (long long)man.n, (long long)man.nnz, man.R, man.C,
-                    (long long)max_nnz, bounded ? "bounded-memory streaming" : "in-memory");
-            slp_shard_manifest_free(&man);
-        }
+    *how = bounded ? "bounded-memory streaming path" : "in-memory path";
+    return rc;
+}
+
+/* `shardlp shard` on P = R x C ranks: the ranks read the file in parallel and each writes
+ * its own files (docs/parallel-input.md "Shards from P ranks"); a file the parallel
+ * reader leaves to one process is converted by rank 0 as without MPI. */
+static slp_err convert_on_ranks(const shard_options_t *o, int R, int C, const char **how)
+{
+    slp_grid_t *grid = NULL;
+    SLP_CALL(slp_grid_create(R, C, &grid));
+    slp_local_problem_t lp;
+    slp_read_parallel_info_t info;
+    slp_read_names_t names;
+    int done = 0;
+    slp_err rc = slp_read_parallel(grid, o->model_path, o->relax, &lp, &info, &names, &done);
+    if (rc == SLP_OK && done)
+        rc = slp_integer_rule(info.n_int, o->model_path, o->relax); /* relaxed: a log line */
+    if (rc == SLP_OK && done) {
+        slp_shard_rank_names_t rank_names = {names.rows, names.rows_bytes, names.cols,
+                                             names.cols_bytes};
+        rc = slp_shard_write_ranks(grid->world, &lp, info.name, &rank_names, o->out_dir);
+        *how = "read and written by the ranks in parallel";
+    }
+    slp_local_problem_free(&lp);
+    slp_read_names_free(&names);
+    free(info.name);
+    if (rc == SLP_OK && !done) {
+        rc = grid->rank == 0 ? convert_one_process(o, R, C, how) : SLP_OK;
+        rc = slp_comm_agree(grid->world, rc);
+    }
+    slp_grid_destroy(&grid);
+    return rc;
+}
+
+static void log_written(const char *out_dir, const char *how)
+{
+    slp_shard_manifest_t man;
+    if (slp_shard_read_manifest(out_dir, &man) != SLP_OK) {
+        slp_error_clear();
+        return;
+    }
+    int64_t max_nnz = 0;
+    for (int64_t b = 0; b < (int64_t)man.R * man.C; b++)
+        if (man.block_nnz[b] > max_nnz)
+            max_nnz = man.block_nnz[b];
+    slp_log("wrote %s: %lld rows, %lld columns, %lld nonzeros on a %dx%d grid "
+            "(largest block %lld nonzeros; %s)\n",
+            out_dir, (long long)man.m, (long long)man.n, (long long)man.nnz, man.R, man.C,
+            (long long)max_nnz, how);
+    slp_shard_manifest_free(&man);
+}
+
+int slp_cmd_shard(int argc, char **argv)
+{
+    int rank = slp_comm_rank(slp_comm_world());
+    slp_log_set_printing(rank == 0);
+    shard_options_t o;
+    memset(&o, 0, sizeof o);
+    int help = 0, R = 0, C = 0;
+    slp_err rc = read_options(argc, argv, &o, &help, &R, &C); /* the same on every rank */
+    if (rc == SLP_OK && help) {
+        if (rank == 0)
+            slp_cli_print_help(&COMMAND, stdout);
+        return 0;
     }
     if (rc != SLP_OK) {
-        slp_cli_error("%s", slp_error_message());
+        if (rank == 0)
+            slp_cli_error("%s", slp_error_message());
+        return 2;
+    }
+    const char *how = "";
+    if (slp_comm_size(slp_comm_world()) > 1)
+        rc = convert_on_ranks(&o, R, C, &how);
+    else
+        rc = convert_one_process(&o, R, C, &how);
+    if (rc == SLP_OK && rank == 0)
+        log_written(o.out_dir, how);
+    if (rc != SLP_OK) {
+        /* this rank's own failure: the other ranks' messages are empty or point at it */
+        if (slp_error_origin() < 0 && slp_error_message()[0])
+            slp_cli_error("%s", slp_error_message());
         return 1;
     }
     return 0;

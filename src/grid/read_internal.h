@@ -7,6 +7,7 @@
 
 #include "core/local_problem.h"
 #include "grid/grid.h"
+#include "grid/read_parallel.h"
 #include "io/mps_parse.h"
 
 #define SET_BYTES 64
@@ -59,6 +60,11 @@ slp_err slp_read_all_ranks(slp_comm_t *comm, slp_err rc, int ok, int *all);
  * col_off: *block as slp_extract_block gives it (src/grid/read_entries.c). Collective. */
 slp_err slp_read_send_entries(reader_t *rd, const slp_grid_t *grid, const int64_t *row_off,
                               const int64_t *col_off, slp_csr_t *block);
+
+/* The names of this rank's blocks into *out (grid/read_parallel.h), from the pieces
+ * (still open) and the cuts of *lp. Collective (src/grid/read_names.c). */
+slp_err slp_read_block_names(reader_t *rd, const slp_grid_t *grid,
+                             const slp_local_problem_t *lp, slp_read_names_t *out);
 
 /* Cuts by nonzeros as slp_model_cuts makes them, then the entries and the column vectors
  * to the ranks of their blocks and slices: *out as slp_distribute_model gives it (before

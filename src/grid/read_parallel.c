@@ -632,11 +632,14 @@ static void log_reason(const reader_t *rd)
 }
 
 slp_err slp_read_parallel(slp_grid_t *grid, const char *path, int relax,
-                          slp_local_problem_t *out, slp_read_parallel_info_t *info, int *done)
+                          slp_local_problem_t *out, slp_read_parallel_info_t *info,
+                          slp_read_names_t *names, int *done)
 {
     *done = 0;
     memset(out, 0, sizeof *out);
     memset(info, 0, sizeof *info);
+    if (names)
+        memset(names, 0, sizeof *names);
     reader_t rd = {.P = grid->size, .me = grid->rank, .comm = grid->world};
     double t0 = slp_wall_seconds();
     rd.col_start = calloc((size_t)rd.P + 1, sizeof *rd.col_start);
@@ -649,13 +652,15 @@ slp_err slp_read_parallel(slp_grid_t *grid, const char *path, int relax,
     int64_t n_int = res.n_int;
     if (rc == SLP_OK && ok)
         rc = slp_comm_sum_i64(grid->world, &n_int, 1);
-    slp_mps_pieces_close(&rd.pc); /* the names and the row index are no longer needed */
+    if (!names) /* the names and the row index are no longer needed */
+        slp_mps_pieces_close(&rd.pc);
     slp_text_at_close(&rd.src);
     if (rc == SLP_OK && ok)
         rc = slp_comm_agree(grid->world, slp_read_distribute(&rd, grid, &res, out));
+    if (rc == SLP_OK && ok && names && !rd.irregular)
+        rc = slp_comm_agree(grid->world, slp_read_block_names(&rd, grid, out, names));
     rd.t[3] = slp_wall_seconds();
     if (rc == SLP_OK && ok && !rd.irregular) {
-        slp_local_problem_canonical_bounds(out);
         info->name = res.name;
         res.name = NULL;
         info->m = out->m;
@@ -672,6 +677,8 @@ slp_err slp_read_parallel(slp_grid_t *grid, const char *path, int relax,
     } else {
         slp_local_problem_free(out);
         memset(out, 0, sizeof *out);
+        if (names)
+            slp_read_names_free(names);
         if (rc == SLP_OK)
             log_reason(&rd);
     }

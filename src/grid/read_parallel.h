@@ -14,13 +14,26 @@ typedef struct slp_read_parallel_info {
     int sense;
 } slp_read_parallel_info_t;
 
-/* Collective over grid->world. Reads the plain MPS file `path` on all ranks into *out
- * (as slp_distribute_model gives it after the one-process reader) and sets *done = 1.
+/* The names of the blocks, for writing shards (shard/shard_ranks.c): each name ends
+ * with a NUL byte, in index order. */
+typedef struct slp_read_names {
+    char *rows; /* row block r's, on the ranks (r, 0); NULL elsewhere */
+    int64_t rows_bytes;
+    char *cols; /* column block c's, on the ranks (0, c); NULL elsewhere */
+    int64_t cols_bytes;
+} slp_read_names_t;
+void slp_read_names_free(slp_read_names_t *names);
+
+/* Collective over grid->world. Reads the MPS file `path` (plain, BGZF or seekable zstd)
+ * on all ranks into *out (as slp_distribute_model gives it after the one-process reader,
+ * but with the bounds as in the file: slp_local_problem_canonical_bounds is the
+ * caller's), with the names when `names` is not NULL, and sets *done = 1.
  * *done = 0, with nothing printed and *out empty, when the file is better read by one
  * process: compressed or not a regular file, sections in another order, integer columns
  * without `relax`, or anything the one-process reader would warn about or refuse (its
  * messages then come from it). */
 slp_err slp_read_parallel(slp_grid_t *grid, const char *path, int relax,
-                          slp_local_problem_t *out, slp_read_parallel_info_t *info, int *done);
+                          slp_local_problem_t *out, slp_read_parallel_info_t *info,
+                          slp_read_names_t *names, int *done);
 
 #endif

@@ -2218,6 +2218,12 @@ char *const *slp_mps_pieces_columns(const slp_mps_pieces_t *pc, int64_t *n)
     return pc->p.col_names;
 }
 
+char *const *slp_mps_pieces_rows(const slp_mps_pieces_t *pc, int64_t *m)
+{
+    *m = pc->p.m;
+    return pc->p.row_names;
+}
+
 void slp_mps_pieces_drop_column_index(slp_mps_pieces_t *pc)
 {
     slp_name_index_destroy(&pc->p.cols);

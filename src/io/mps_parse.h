@@ -140,6 +140,9 @@ slp_err slp_mps_pieces_apply_bound(slp_mps_pieces_t *pc, int64_t col, const slp_
 /* The names of this parser's columns so far (numbered from 0 in order of appearance),
  * valid until slp_mps_pieces_close. */
 char *const *slp_mps_pieces_columns(const slp_mps_pieces_t *pc, int64_t *n);
+/* The names of the rows (every piece parser reads the ROWS section), valid until
+ * slp_mps_pieces_close. */
+char *const *slp_mps_pieces_rows(const slp_mps_pieces_t *pc, int64_t *m);
 /* 1 while this parser's column names came in increasing order (slp_mps_name_order), each
  * after the one before: then no name is there twice, and slp_mps_pieces_find_in_order
  * finds a column by a binary search over them (its number, or -1; -1 also when the

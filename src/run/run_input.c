@@ -264,11 +264,12 @@ static slp_err read_in_parallel(slp_grid_t *grid, const char *path, const slp_ru
     int relax = o->relax || o->highs_solver != 0; /* as root_model's integer rule */
     slp_interrupt_reads_interruptible(1);
     slp_interrupt_graceful(1);
-    slp_err rc = slp_read_parallel(grid, path, relax, lp, &pi, done);
+    slp_err rc = slp_read_parallel(grid, path, relax, lp, &pi, NULL, done);
     slp_interrupt_graceful(0);
     slp_interrupt_reads_interruptible(0);
     if (rc != SLP_OK || !*done)
         return rc;
+    slp_local_problem_canonical_bounds(lp);
     info->model_name = pi.name;
     SLP_CALL(slp_integer_rule(pi.n_int, path, relax)); /* relaxed here: it only logs */
     char source[64];

@@ -144,6 +144,23 @@ slp_err slp_shard_count(const slp_shard_source_t *src, int64_t **row_nnz, int64_
  * Writes DIR atomically (temporary directory renamed into place). */
 slp_err slp_shard_write_model(const slp_model_t *model, int R, int C, const char *dir);
 
+/* The names of a rank's blocks for slp_shard_write_ranks: each ending with its NUL, in
+ * index order; rows on the ranks (r, 0), columns on the ranks (0, c). */
+typedef struct slp_shard_rank_names {
+    const char *rows;
+    int64_t rows_bytes;
+    const char *cols;
+    int64_t cols_bytes;
+} slp_shard_rank_names_t;
+
+/* Shards written by the ranks of a grid from their local problems (the parallel MPS
+ * reader's, bounds as in the file), each rank its own files, rank 0 the manifest; the
+ * same files as slp_shard_write_model writes from the same model (name files when
+ * `names` is not NULL). Writes DIR atomically. Collective over world. */
+slp_err slp_shard_write_ranks(slp_comm_t *world, const slp_local_problem_t *lp,
+                              const char *name, const slp_shard_rank_names_t *names,
+                              const char *dir);
+
 /* Bounded-memory converter: two passes over the source (counts and cuts, then the
  * entries through per-block bucket files and chunked CSR assembly). Matrix buffers
  * stay within about mem_budget bytes (floor: 4 KiB per block, one row per chunk);

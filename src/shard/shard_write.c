@@ -10,9 +10,6 @@
 #include <string.h>
 
 
-static slp_err write_block_arrays(writer_t *w, int r, int c, const int64_t *row_ptr,
-                                  const int32_t *col_idx, const double *val);
-
 /* Files are listed in a fixed order whatever the order they are written in:
  * blocks row-major, column slices, row slices, column names, row names. */
 static int64_t slot(const slp_shard_manifest_t *man, int role, int r, int c)
@@ -27,40 +24,76 @@ static int64_t slot(const slp_shard_manifest_t *man, int role, int r, int c)
     }
 }
 
-/* Set up the layout (cuts from the counts) and the temporary directory. */
-slp_err slp_shard_writer_begin(writer_t *w, const slp_model_t *skel, int R, int C,
-                               const int64_t *row_nnz, const int64_t *col_nnz, const char *dir)
+slp_err slp_shard_writer_frame(writer_t *w, const char *name, int64_t m, int64_t n, int R,
+                               int C, int sense, double obj_const, int has_names)
 {
     memset(w, 0, sizeof *w);
     if (R < 1 || C < 1 || R > 65536 || C > 65536)
         return slp_error(SLP_ERR_INPUT, "bad grid %dx%d", R, C);
     slp_shard_manifest_t *man = &w->man;
     man->version = SLP_SHARD_VERSION;
-    man->m = skel->m;
-    man->n = skel->n;
+    man->m = m;
+    man->n = n;
     man->R = R;
     man->C = C;
-    man->sense = skel->sense < 0 ? -1 : 1;
-    man->obj_const = skel->obj_const;
-    man->has_names = skel->row_names != NULL || skel->col_names != NULL;
-    man->nfiles = (int64_t)R * C + R + C + (man->has_names ? R + C : 0);
-    man->name = slp_strdup(skel->name ? skel->name : "");
+    man->sense = sense < 0 ? -1 : 1;
+    man->obj_const = obj_const;
+    man->has_names = has_names;
+    man->nfiles = (int64_t)R * C + R + C + (has_names ? R + C : 0);
+    man->name = slp_strdup(name ? name : "");
     if (!man->name)
         return SLP_ERR_NOMEM;
     SLP_CALL(slp_alloc(&man->row_off, (size_t)R + 1, sizeof(int64_t)));
     SLP_CALL(slp_alloc(&man->col_off, (size_t)C + 1, sizeof(int64_t)));
     man->block_nnz = slp_calloc((size_t)R * (size_t)C, sizeof(int64_t));
     man->files = slp_calloc((size_t)man->nfiles, sizeof(slp_shard_file_t));
-    if (!man->block_nnz || !man->files)
-        return SLP_ERR_NOMEM;
-    slp_balanced_cuts(row_nnz, skel->m, R, man->row_off);
-    slp_balanced_cuts(col_nnz, skel->n, C, man->col_off);
-    for (int c = 0; c < C; c++)
+    return man->block_nnz && man->files ? SLP_OK : SLP_ERR_NOMEM;
+}
+
+slp_err slp_shard_writer_check_cuts(const writer_t *w)
+{
+    const slp_shard_manifest_t *man = &w->man;
+    for (int c = 0; c < man->C; c++)
         if (man->col_off[c + 1] - man->col_off[c] > INT32_MAX)
             return slp_error(SLP_ERR_INPUT,
                              "column block %d has %lld columns, more than 32-bit block-local "
                              "indices allow; use more grid columns",
                              c, (long long)(man->col_off[c + 1] - man->col_off[c]));
+    return SLP_OK;
+}
+
+void slp_shard_writer_list_files(writer_t *w)
+{
+    slp_shard_manifest_t *man = &w->man;
+    int64_t RC = (int64_t)man->R * man->C;
+    for (int64_t s = 0; s < man->nfiles; s++) {
+        slp_shard_file_t *e = &man->files[s];
+        int64_t k = s < RC ? s : (s - RC) % (man->C + man->R); /* a slice or names' block */
+        if (s < RC) {
+            e->role = SLP_SHARD_BLOCK;
+            e->r = (int)(s / man->C);
+            e->c = (int)(s % man->C);
+        } else {
+            int names = s >= RC + man->C + man->R, col = k < man->C;
+            e->role = names ? (col ? SLP_SHARD_COL_NAMES : SLP_SHARD_ROW_NAMES)
+                            : (col ? SLP_SHARD_COL_SLICE : SLP_SHARD_ROW_SLICE);
+            e->r = col ? -1 : (int)(k - man->C);
+            e->c = col ? (int)k : -1;
+        }
+        slp_shard_file_name(e->role, e->r, e->c, e->path, sizeof e->path);
+    }
+}
+
+/* Set up the layout (cuts from the counts) and the temporary directory. */
+slp_err slp_shard_writer_begin(writer_t *w, const slp_model_t *skel, int R, int C,
+                               const int64_t *row_nnz, const int64_t *col_nnz, const char *dir)
+{
+    SLP_CALL(slp_shard_writer_frame(w, skel->name, skel->m, skel->n, R, C, skel->sense,
+                                    skel->obj_const,
+                                    skel->row_names != NULL || skel->col_names != NULL));
+    slp_balanced_cuts(row_nnz, skel->m, R, w->man.row_off);
+    slp_balanced_cuts(col_nnz, skel->n, C, w->man.col_off);
+    SLP_CALL(slp_shard_writer_check_cuts(w));
     return slp_dir_begin(dir, SLP_SHARD_MANIFEST, &w->tmp);
 }
 
@@ -133,37 +166,82 @@ void slp_shard_writer_block_header(const writer_t *w, int r, int c, int64_t nnz,
     h->payload_bytes = (h->m_loc + 1) * 8 + nnz * 4 + (nnz & 1) * 4 + nnz * 8;
 }
 
+slp_err slp_shard_writer_col_slice(writer_t *w, int c, const double *obj, const double *lv,
+                                   const double *uv)
+{
+    int64_t lo = w->man.col_off[c], len = w->man.col_off[c + 1] - lo;
+    slp_shard_header_t h;
+    slp_fw_t fw;
+    slp_shard_header_init(&h, SLP_SHARD_COL_SLICE);
+    slp_shard_header_slice(&h, 1, lo, len, 3);
+    SLP_CALL(slp_shard_writer_open_file(w, SLP_SHARD_COL_SLICE, -1, c, &h, &fw));
+    slp_err rc = slp_fw_f64(&fw, obj, len);
+    if (rc == SLP_OK)
+        rc = slp_fw_f64(&fw, lv, len);
+    if (rc == SLP_OK)
+        rc = slp_fw_f64(&fw, uv, len);
+    return slp_shard_writer_close_file(w, SLP_SHARD_COL_SLICE, -1, c, &fw, rc);
+}
+
+slp_err slp_shard_writer_row_slice(writer_t *w, int r, const double *lc, const double *uc)
+{
+    int64_t lo = w->man.row_off[r], len = w->man.row_off[r + 1] - lo;
+    slp_shard_header_t h;
+    slp_fw_t fw;
+    slp_shard_header_init(&h, SLP_SHARD_ROW_SLICE);
+    slp_shard_header_slice(&h, 0, lo, len, 2);
+    SLP_CALL(slp_shard_writer_open_file(w, SLP_SHARD_ROW_SLICE, r, -1, &h, &fw));
+    slp_err rc = slp_fw_f64(&fw, lc, len);
+    if (rc == SLP_OK)
+        rc = slp_fw_f64(&fw, uc, len);
+    return slp_shard_writer_close_file(w, SLP_SHARD_ROW_SLICE, r, -1, &fw, rc);
+}
+
+/* Open the name file of row block b (is_row) or column block b, of `bytes` bytes. */
+static slp_err open_names(writer_t *w, int is_row, int b, int64_t bytes, slp_fw_t *fw)
+{
+    const int64_t *off = is_row ? w->man.row_off : w->man.col_off;
+    int role = is_row ? SLP_SHARD_ROW_NAMES : SLP_SHARD_COL_NAMES;
+    slp_shard_header_t h;
+    slp_shard_header_init(&h, role);
+    if (is_row) {
+        h.row_lo = off[b];
+        h.m_loc = off[b + 1] - off[b];
+    } else {
+        h.col_lo = off[b];
+        h.n_loc = off[b + 1] - off[b];
+    }
+    h.count = off[b + 1] - off[b];
+    h.payload_bytes = bytes;
+    return slp_shard_writer_open_file(w, role, is_row ? b : -1, is_row ? -1 : b, &h, fw);
+}
+
+slp_err slp_shard_writer_names(writer_t *w, int is_row, int b, const char *packed,
+                               int64_t bytes)
+{
+    slp_fw_t fw;
+    SLP_CALL(open_names(w, is_row, b, bytes, &fw));
+    slp_err rc = slp_fw_bytes(&fw, packed, (size_t)bytes);
+    return slp_shard_writer_close_file(w, is_row ? SLP_SHARD_ROW_NAMES : SLP_SHARD_COL_NAMES,
+                                       is_row ? b : -1, is_row ? -1 : b, &fw, rc);
+}
+
 /* Column slices, row slices and names: all from the (skeleton) model's vectors. */
 slp_err slp_shard_writer_write_vectors(writer_t *w, const slp_model_t *skel)
 {
     const slp_shard_manifest_t *man = &w->man;
-    slp_shard_header_t h;
-    slp_fw_t fw;
     for (int c = 0; c < man->C; c++) {
-        int64_t lo = man->col_off[c], len = man->col_off[c + 1] - lo;
-        slp_shard_header_init(&h, SLP_SHARD_COL_SLICE);
-        slp_shard_header_slice(&h, 1, lo, len, 3);
-        SLP_CALL(slp_shard_writer_open_file(w, SLP_SHARD_COL_SLICE, -1, c, &h, &fw));
-        slp_err rc = slp_fw_f64(&fw, skel->c + lo, len);
-        if (rc == SLP_OK)
-            rc = slp_fw_f64(&fw, skel->lv + lo, len);
-        if (rc == SLP_OK)
-            rc = slp_fw_f64(&fw, skel->uv + lo, len);
-        SLP_CALL(slp_shard_writer_close_file(w, SLP_SHARD_COL_SLICE, -1, c, &fw, rc));
+        int64_t lo = man->col_off[c];
+        SLP_CALL(slp_shard_writer_col_slice(w, c, skel->c + lo, skel->lv + lo, skel->uv + lo));
     }
     for (int r = 0; r < man->R; r++) {
-        int64_t lo = man->row_off[r], len = man->row_off[r + 1] - lo;
-        slp_shard_header_init(&h, SLP_SHARD_ROW_SLICE);
-        slp_shard_header_slice(&h, 0, lo, len, 2);
-        SLP_CALL(slp_shard_writer_open_file(w, SLP_SHARD_ROW_SLICE, r, -1, &h, &fw));
-        slp_err rc = slp_fw_f64(&fw, skel->lc + lo, len);
-        if (rc == SLP_OK)
-            rc = slp_fw_f64(&fw, skel->uc + lo, len);
-        SLP_CALL(slp_shard_writer_close_file(w, SLP_SHARD_ROW_SLICE, r, -1, &fw, rc));
+        int64_t lo = man->row_off[r];
+        SLP_CALL(slp_shard_writer_row_slice(w, r, skel->lc + lo, skel->uc + lo));
     }
     if (!man->has_names)
         return SLP_OK;
     char buf[32];
+    slp_fw_t fw;
     for (int pass = 0; pass < 2; pass++) {
         int is_row = pass == 1;
         int parts = is_row ? man->R : man->C;
@@ -174,33 +252,23 @@ slp_err slp_shard_writer_write_vectors(writer_t *w, const slp_model_t *skel)
             for (int64_t g = off[b]; g < off[b + 1]; g++)
                 bytes += (int64_t)strlen(is_row ? slp_model_row_name(skel, g, buf)
                                                 : slp_model_col_name(skel, g, buf)) + 1;
-            slp_shard_header_init(&h, role);
-            if (is_row) {
-                h.row_lo = off[b];
-                h.m_loc = off[b + 1] - off[b];
-            } else {
-                h.col_lo = off[b];
-                h.n_loc = off[b + 1] - off[b];
-            }
-            h.count = off[b + 1] - off[b];
-            h.payload_bytes = bytes;
-            int r = is_row ? b : -1, c = is_row ? -1 : b;
-            SLP_CALL(slp_shard_writer_open_file(w, role, r, c, &h, &fw));
+            SLP_CALL(open_names(w, is_row, b, bytes, &fw));
             slp_err rc = SLP_OK;
             for (int64_t g = off[b]; rc == SLP_OK && g < off[b + 1]; g++) {
                 const char *s = is_row ? slp_model_row_name(skel, g, buf)
                                        : slp_model_col_name(skel, g, buf);
                 rc = slp_fw_bytes(&fw, s, strlen(s) + 1);
             }
-            SLP_CALL(slp_shard_writer_close_file(w, role, r, c, &fw, rc));
+            SLP_CALL(slp_shard_writer_close_file(w, role, is_row ? b : -1, is_row ? -1 : b, &fw,
+                                                 rc));
         }
     }
     return SLP_OK;
 }
 
 /* A whole block from memory: row_ptr [m_loc+1] (starting at 0), col_idx and val [nnz]. */
-static slp_err write_block_arrays(writer_t *w, int r, int c, const int64_t *row_ptr,
-                                  const int32_t *col_idx, const double *val)
+slp_err slp_shard_writer_block(writer_t *w, int r, int c, const int64_t *row_ptr,
+                               const int32_t *col_idx, const double *val)
 {
     slp_shard_header_t h;
     int64_t m_loc = w->man.row_off[r + 1] - w->man.row_off[r];
@@ -308,7 +376,7 @@ static slp_err write_row_block(writer_t *w, const slp_model_t *model, int r)
             cursor[i] = p;
             bptr[i + 1] = k;
         }
-        rc = write_block_arrays(w, r, c, bptr, bcol, bval);
+        rc = slp_shard_writer_block(w, r, c, bptr, bcol, bval);
     }
 done:
     free(start);
