@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the libFuzzer targets and their seed corpora.
 #
-#   bash fuzz/build.sh            -> build-fuzz/fuzz_{mps,shard,solution} and build-fuzz/corpus/*
+#   bash fuzz/build.sh            -> build-fuzz/fuzz_{mps,mps_parallel,shard,solution} and build-fuzz/corpus/*
 #   bash fuzz/build.sh run [SEC]  -> also run each target SEC seconds (default 600), one at a
 #                                    time under nice -n 19; findings land in build-fuzz/findings/
 #
@@ -36,7 +36,7 @@ for s in $srcs; do
 done
 wait
 
-for t in mps shard solution; do
+for t in mps mps_parallel shard solution; do
   $CC -fsanitize=fuzzer $CFLAGS -I"$ROOT/fuzz" "$ROOT/fuzz/fuzz_$t.c" "${objs[@]}" -DSLP_VERSION='"fuzz"' \
       $MPI_LIB -lz -lbz2 -llzma -lm -o "$OUT/fuzz_$t"
 done
@@ -69,15 +69,22 @@ fi
 for f in "$ROOT"/tests/data/check/*.sol "$ROOT"/fuzz/seeds/solution/*; do
   [ -f "$f" ] && cp "$f" "$C/solution/"
 done
+# The parallel reader's target: the MPS seeds behind a form byte (0 plain, 1 BGZF).
+mkdir -p "$C/mps_parallel"
+for f in "$C"/mps/*.mps; do
+  b=$(basename "$f")
+  { printf '\000'; cat "$f"; } > "$C/mps_parallel/plain-$b"
+  { printf '\001'; cat "$f"; } > "$C/mps_parallel/bgzf-$b"
+done
 # Regression inputs are seeds too.
-for t in mps shard solution; do
+for t in mps mps_parallel shard solution; do
   [ -d "$ROOT/tests/data/fuzz/$t" ] && cp "$ROOT/tests/data/fuzz/$t"/* "$C/$t/" 2>/dev/null || true
 done
 
 if [ "${1:-}" = run ]; then
   SEC=${2:-600}
   mkdir -p "$OUT/findings"
-  for t in ${SLP_FUZZ_TARGETS:-mps shard solution}; do
+  for t in ${SLP_FUZZ_TARGETS:-mps mps_parallel shard solution}; do
     mkdir -p "$OUT/findings/$t" "$OUT/work/$t"
     ( cd "$OUT/findings/$t" &&
       nice -n 19 "$OUT/fuzz_$t" -max_total_time="$SEC" -rss_limit_mb=2048 -malloc_limit_mb=1024 \

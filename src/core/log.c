@@ -89,8 +89,13 @@ void slp_log_verbose(const char *fmt, ...)
     va_end(ap);
 }
 
+static int64_t warnings_issued;
+
+int64_t slp_warn_count(void) { return warnings_issued; }
+
 void slp_warn(const char *fmt, ...)
 {
+    warnings_issued++;
     if (!this_rank_prints)
         return;
     va_list ap;

@@ -14,6 +14,7 @@ void slp_log_set_printing(int prints);
 /* Also write the normal (and, when enabled, verbose) log to `file` (NULL: stop),
  * whatever the console level: HiGHS's log_file, read back by PuLP's HiGHS_CMD.
  * Not owned: the caller closes it after setting NULL. */
+#include <stdint.h>
 #include <stdio.h>
 void slp_log_set_file(FILE *file);
 /* The file set above (NULL when none): warnings and the command's error line go there
@@ -37,5 +38,8 @@ void slp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void slp_log_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Warning on stderr, prefixed "shardlp: warning: ", printed even when quiet. */
 void slp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Warnings issued by this process so far, printed or not (the parallel reader's fuzz
+ * target compares the two readers with it). */
+int64_t slp_warn_count(void);
 
 #endif

@@ -260,11 +260,13 @@ slp_err slp_comm_exchange_from(slp_comm_t *comm, const void *send, const int64_t
         rc = slp_error(SLP_ERR_NOMEM, "exchange: out of memory");
     if (size > 1) /* no rank enters the exchange unless all can */
         rc = slp_comm_agree(comm, rc);
-    if (rc == SLP_OK && size == 1)
-        memcpy(out, send, (size_t)sbytes);
-    else if (rc == SLP_OK)
+    if (rc == SLP_OK && size == 1) {
+        if (sbytes > 0) /* send may be NULL when there is nothing to send */
+            memcpy(out, send, (size_t)sbytes);
+    } else if (rc == SLP_OK) {
         rc = check_mpi(MPI_Alltoallv(send, ints, ints + size, MPI_BYTE, out, ints + 2 * size,
                                      ints + 3 * size, MPI_BYTE, comm->mpi), "MPI_Alltoallv");
+    }
     if (rc == SLP_OK) {
         *recv = out;
         *recv_count = rbytes / (int64_t)record;

@@ -25,6 +25,9 @@
 #define SLP_FUZZ_NO_INIT 1
 #include "../../fuzz/fuzz_shard.c"
 #undef SLP_FUZZ_ENTRY
+#define SLP_FUZZ_ENTRY slp_fuzz_mps_parallel_entry
+#include "../../fuzz/fuzz_mps_parallel.c"
+#undef SLP_FUZZ_ENTRY
 
 typedef int (*fuzz_entry)(const uint8_t *data, size_t size);
 
@@ -57,8 +60,9 @@ static int cmp_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Run every regular file of dir through entry; returns the number of files. */
-static int run_dir(const char *dir, fuzz_entry entry)
+/* Run every regular file of dir through entry, after the byte `prefix` when it is not
+ * -1 (the form byte of fuzz_mps_parallel); returns the number of files. */
+static int run_dir(const char *dir, fuzz_entry entry, int prefix)
 {
     DIR *d = opendir(dir);
     CHECK(d != NULL, "cannot open %s", dir);
@@ -78,6 +82,14 @@ static int run_dir(const char *dir, fuzz_entry entry)
         size_t size = 0;
         uint8_t *data = slurp(path, &size);
         CHECK(data != NULL, "cannot read %s", path);
+        if (data && prefix >= 0) {
+            uint8_t *with = malloc(size + 1);
+            with[0] = (uint8_t)prefix;
+            memcpy(with + 1, data, size);
+            free(data);
+            data = with;
+            size++;
+        }
         if (data) {
             int rc = entry(data, size);
             CHECK(rc == 0, "%s: entry returned %d", path, rc);
@@ -94,13 +106,23 @@ int main(int argc, char **argv)
     const char *root = argc > 2 ? argv[2] : ".";
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/tests/data/fuzz/mps", root);
-    CHECK(run_dir(dir, slp_fuzz_mps_entry) > 0, "no mps regression inputs");
+    CHECK(run_dir(dir, slp_fuzz_mps_entry, -1) > 0, "no mps regression inputs");
+    /* the parallel reader on the same inputs, plain and BGZF, and on the MPS test files */
+    snprintf(dir, sizeof dir, "%s/tests/data/fuzz/mps_parallel", root);
+    CHECK(run_dir(dir, slp_fuzz_mps_parallel_entry, -1) > 0, "no mps_parallel inputs");
+    snprintf(dir, sizeof dir, "%s/tests/data/fuzz/mps", root);
+    for (int form = 0; form < 2; form++) {
+        run_dir(dir, slp_fuzz_mps_parallel_entry, form);
+        char mps[1024];
+        snprintf(mps, sizeof mps, "%s/tests/data/mps", root);
+        CHECK(run_dir(mps, slp_fuzz_mps_parallel_entry, form) > 0, "no MPS test files");
+    }
     snprintf(dir, sizeof dir, "%s/tests/data/fuzz/solution", root);
-    CHECK(run_dir(dir, slp_fuzz_solution_entry) > 0, "no solution regression inputs");
+    CHECK(run_dir(dir, slp_fuzz_solution_entry, -1) > 0, "no solution regression inputs");
     snprintf(dir, sizeof dir, "%s/tests/data/fuzz/shard", root);
-    CHECK(run_dir(dir, slp_fuzz_shard_entry) > 0, "no shard regression inputs");
+    CHECK(run_dir(dir, slp_fuzz_shard_entry, -1) > 0, "no shard regression inputs");
     /* The seed corpora of the solution target are regression inputs too. */
     snprintf(dir, sizeof dir, "%s/fuzz/seeds/solution", root);
-    run_dir(dir, slp_fuzz_solution_entry);
+    run_dir(dir, slp_fuzz_solution_entry, -1);
     return check_summary();
 }
