@@ -175,7 +175,8 @@ static int find_sections(slp_text_at_t *src, int64_t size, const header_t *h, in
         l->bounds_end = endata;
         if (at[2] >= 0)
             l->bounds_body = line_after(src, at[2], size, buf);
-        ok = l->bounds_body >= 0;
+        l->endata_end = line_after(src, endata, size, buf);
+        ok = l->bounds_body >= 0 && l->endata_end >= 0;
     }
     free(buf);
     return ok;

@@ -17,11 +17,13 @@ slp_err slp_read_source_open(slp_comm_t *comm, const char *path, slp_text_at_t *
 /* Byte offsets in the text. The head [0, columns_body) ends with the COLUMNS header
  * line; COLUMNS data is [columns_body, columns_end); RHS and RANGES, headers included,
  * are [rhs_begin, rhs_end); the BOUNDS header line is [bounds_hdr, bounds_body) and its
- * data [bounds_body, bounds_end). Absent sections are empty ranges. */
+ * data [bounds_body, bounds_end); the ENDATA line is [bounds_end, endata_end). Absent
+ * sections are empty ranges. */
 typedef struct slp_read_layout {
     int64_t columns_body, columns_end;
     int64_t rhs_begin, rhs_end;
     int64_t bounds_hdr, bounds_body, bounds_end;
+    int64_t endata_end;
 } slp_read_layout_t;
 
 /* Collective. Each rank scans 1/P of the text for section headers; together they find

@@ -102,29 +102,33 @@ static slp_err piece_of(reader_t *rd, slp_text_at_t *src, int64_t begin, int64_t
 }
 
 /* Parse a piece; a failure of the parse only makes the file irregular. */
-static void parse_piece(reader_t *rd, int64_t begin, int64_t end, int64_t lines_before)
+static void parse_piece(reader_t *rd, int64_t begin, int64_t end, int64_t lines_before,
+                        int endata)
 {
     if (rd->irregular || begin >= end)
         return;
-    if (slp_mps_pieces_read(rd->pc, begin, end, lines_before) != SLP_OK) {
+    if (slp_mps_pieces_read(rd->pc, begin, end, lines_before, endata) != SLP_OK) {
         slp_error_clear();
         slp_read_give_up(rd, "a line the one-process reader warns about or refuses");
     }
 }
 
-/* The head, this rank's pieces of COLUMNS and BOUNDS, RHS and RANGES. */
+/* The head, this rank's pieces of COLUMNS and BOUNDS, RHS and RANGES, the ENDATA line. */
 static slp_err parse_pieces(reader_t *rd, slp_text_at_t *src, const slp_read_layout_t *l)
 {
     int64_t lo, hi;
-    parse_piece(rd, 0, l->columns_body, 0);
+    parse_piece(rd, 0, l->columns_body, 0, 0);
     slp_mps_pieces_defer_bounds(rd->pc, on_bound, rd);
     slp_mps_pieces_drop_column_index(rd->pc); /* names are resolved by the directory */
     SLP_CALL(piece_of(rd, src, l->columns_body, l->columns_end, 1, &lo, &hi));
-    parse_piece(rd, lo, hi, 1); /* lines_before > 0: no byte-order mark in a piece */
-    parse_piece(rd, l->rhs_begin, l->rhs_end, 1);
-    parse_piece(rd, l->bounds_hdr, l->bounds_body, 1);
+    parse_piece(rd, lo, hi, 1, 0); /* lines_before > 0: no byte-order mark in a piece */
+    parse_piece(rd, l->rhs_begin, l->rhs_end, 1, 0);
+    parse_piece(rd, l->bounds_hdr, l->bounds_body, 1, 0);
     SLP_CALL(piece_of(rd, src, l->bounds_body, l->bounds_end, 0, &lo, &hi));
-    parse_piece(rd, lo, hi, 1);
+    parse_piece(rd, lo, hi, 1, 0);
+    /* the ENDATA line as the one-process reader reads it (a NUL byte or an over-long
+     * line there is its error), on every rank */
+    parse_piece(rd, l->bounds_end, l->endata_end, 1, 1);
     return SLP_OK;
 }
 

@@ -2169,7 +2169,7 @@ void slp_mps_pieces_defer_bounds(slp_mps_pieces_t *pc, slp_mps_bound_fn fn, void
 }
 
 slp_err slp_mps_pieces_read(slp_mps_pieces_t *pc, int64_t begin, int64_t end,
-                            int64_t lines_before)
+                            int64_t lines_before, int endata)
 {
     parser_t *p = &pc->p;
     p->pos = begin;
@@ -2181,7 +2181,7 @@ slp_err slp_mps_pieces_read(slp_mps_pieces_t *pc, int64_t begin, int64_t end,
     p->lineno = lines_before;
     p->cur_col = -1; /* a piece never continues the run of a column */
     SLP_CALL(parse_lines(p));
-    if (p->section == SEC_END) /* the layout leaves ENDATA out of every piece */
+    if ((p->section == SEC_END) != (endata != 0)) /* ENDATA ends the last piece only */
         p->irregular = 1;
     return SLP_OK;
 }

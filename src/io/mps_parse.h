@@ -129,9 +129,11 @@ typedef slp_err (*slp_mps_bound_fn)(void *user, int64_t line, const slp_mps_boun
  * messages. */
 slp_err slp_mps_pieces_open(const char *path, slp_text_at_t *src,
                             const slp_mps_callbacks_t *cb, slp_mps_pieces_t **out);
-/* Parse bytes [begin, end) (whole lines), the first of them line lines_before + 1. */
+/* Parse bytes [begin, end) (whole lines), the first of them line lines_before + 1. The
+ * range must end with the ENDATA line when `endata` is set, and must not reach it
+ * otherwise (else the piece is irregular: slp_mps_pieces_irregular). */
 slp_err slp_mps_pieces_read(slp_mps_pieces_t *pc, int64_t begin, int64_t end,
-                            int64_t lines_before);
+                            int64_t lines_before, int endata);
 /* From now on BOUNDS lines go to fn instead of being applied. */
 void slp_mps_pieces_defer_bounds(slp_mps_pieces_t *pc, slp_mps_bound_fn fn, void *user);
 /* Apply a deferred bound to column `col` of this parser, as read on `line`. */

@@ -225,6 +225,13 @@ same_solve "$T/mcf-rounds.mps" 2 1x2
 same_solve "$T/pieces.mps" 3 1x3
 same_solve "$T/pieces.mps" 4 4x1
 
+# The ENDATA line is read as one process reads it: a NUL byte on it is an error there;
+# words after ENDATA are not
+{ head -n -1 "$T/pieces.mps"; printf 'ENDATA\0 NAME\n'; } >"$T/endata-nul.mps"
+{ head -n -1 "$T/pieces.mps"; printf 'ENDATA  and more\n'; } >"$T/endata-words.mps"
+check "$T/endata-nul.mps" 0
+check "$T/endata-words.mps" 1
+
 # Compressed files in units (docs/parallel-input.md "Compressed files"): BGZF members and
 # seekable zstd frames of a few KiB, so that the layout's parts, the pieces and their
 # lines cross unit boundaries: read in parallel, the same model or the same messages.
