@@ -154,10 +154,12 @@ slp_err slp_read_distribute(reader_t *rd, slp_grid_t *grid, slp_mps_result_t *re
     slp_err rc = row_count && col_count && cuts ? SLP_OK
                                                 : slp_error(SLP_ERR_NOMEM, "out of memory");
     int64_t *row_off = cuts, *col_off = cuts + grid->R + 1;
-    for (int64_t k = 0; rc == SLP_OK && k < rd->n_ent; k++) {
+    if (rc == SLP_OK)
+        rc = slp_read_column_starts(rd, n_mine);
+    for (int64_t k = 0; rc == SLP_OK && k < rd->n_ent; k++)
         row_count[rd->ent[k].row]++;
-        col_count[rd->ent[k].col]++;
-    }
+    for (int64_t j = 0; rc == SLP_OK && j < n_mine; j++)
+        col_count[j] = rd->col_ptr[j + 1] - rd->col_ptr[j];
     rc = slp_comm_agree(rd->comm, rc);
     if (rc == SLP_OK)
         rc = slp_comm_sum_i64(rd->comm, row_count, m);

@@ -1,7 +1,7 @@
 /* The entries of the parallel MPS reader's pieces into the blocks' CSR, in rounds
  * (grid/read_internal.h, docs/parallel-input.md step 9).
  *
- * Memory is the point. The piece's entries (16 bytes each) and the block they end in
+ * Memory is the point. The piece's entries (12 bytes each) and the block they end in
  * (12 bytes an entry) would be held twice over if every entry were first sent, then
  * received into a buffer, then placed. Instead:
  *   1. each piece counts its entries per block and row, and the blocks learn them (an
@@ -22,8 +22,8 @@
 
 #include "grid/read_internal.h"
 
-#define ROUND_MIN ((int64_t)1 << 18) /* entries a round takes from a piece, at least */
-#define ROUNDS 8                     /* rounds for the largest piece, at most */
+#define ROUND_MIN ((int64_t)1 << 16) /* entries a round takes from a piece, at least */
+#define ROUNDS 32                    /* rounds for the largest piece, at most */
 
 typedef struct { /* an entry on its way to its block, in block-local numbers */
     int32_t row, col;
@@ -37,19 +37,18 @@ typedef struct {
     uint16_t *dest; /* [n_ent] each entry's block once found (NULL: P > 65536, or no memory) */
 } route_t;
 
-/* The rank of the block of this piece's entry k, found from the cuts. */
-static int find_dest(const route_t *rt, int64_t k)
+/* The rank of the block of this piece's entry k in piece column j, from the cuts. */
+static int find_dest(const route_t *rt, int64_t k, int64_t j)
 {
-    const entry_t *e = &rt->rd->ent[k];
-    int64_t g = rt->rd->col_start[rt->rd->me] + e->col;
-    int r = slp_block_of(rt->row_off, rt->grid->R, e->row);
+    int64_t g = rt->rd->col_start[rt->rd->me] + j;
+    int r = slp_block_of(rt->row_off, rt->grid->R, rt->rd->ent[k].row);
     return r * rt->grid->C + slp_block_of(rt->col_off, rt->grid->C, g);
 }
 
 /* The same, as count_rows recorded it (each entry is looked at four times). */
-static int entry_dest(const route_t *rt, int64_t k)
+static int entry_dest(const route_t *rt, int64_t k, int64_t j)
 {
-    return rt->dest ? rt->dest[k] : find_dest(rt, k);
+    return rt->dest ? rt->dest[k] : find_dest(rt, k, j);
 }
 
 static int64_t rows_of(const route_t *rt, int dest)
@@ -65,8 +64,8 @@ static slp_err count_rows(const route_t *rt, int32_t **packed, int64_t *per)
 {
     int P = rt->rd->P;
     memset(per, 0, sizeof *per * (size_t)P); /* first the entries for each rank */
-    for (int64_t k = 0; k < rt->rd->n_ent; k++) {
-        int d = find_dest(rt, k);
+    for (int64_t k = 0, j = 0; k < rt->rd->n_ent; k++) {
+        int d = find_dest(rt, k, slp_read_next_column(rt->rd, k, &j));
         if (rt->dest)
             rt->dest[k] = (uint16_t)d;
         per[d]++;
@@ -83,8 +82,8 @@ static slp_err count_rows(const route_t *rt, int32_t **packed, int64_t *per)
         free(start);
         return slp_error(SLP_ERR_NOMEM, "out of memory for the entries' row counts");
     }
-    for (int64_t k = 0; k < rt->rd->n_ent; k++) {
-        int d = entry_dest(rt, k);
+    for (int64_t k = 0, j = 0; k < rt->rd->n_ent; k++) {
+        int d = entry_dest(rt, k, slp_read_next_column(rt->rd, k, &j));
         (*packed)[start[d] + rt->rd->ent[k].row - rt->row_off[d / rt->grid->C]]++;
     }
     free(start);
@@ -173,16 +172,19 @@ static slp_err pack_round(const route_t *rt, int64_t lo, int64_t hi, block_entry
     int64_t *at = calloc((size_t)P + 1, sizeof *at);
     if (!at)
         return slp_error(SLP_ERR_NOMEM, "out of memory for a round of entries");
+    int64_t first = lo < hi ? slp_read_column_of_entry(rt->rd, lo) : 0, j = first;
     for (int64_t k = lo; k < hi; k++)
-        at[entry_dest(rt, k) + 1]++;
+        at[entry_dest(rt, k, slp_read_next_column(rt->rd, k, &j)) + 1]++;
     for (int d = 0; d < P; d++) {
         per[d] = at[d + 1];
         at[d + 1] += at[d];
     }
+    j = first;
     for (int64_t k = lo; k < hi; k++) {
         const entry_t *e = &rt->rd->ent[k];
-        int d = entry_dest(rt, k), r = d / rt->grid->C, c = d % rt->grid->C;
-        int64_t g = rt->rd->col_start[rt->rd->me] + e->col;
+        int64_t g = rt->rd->col_start[rt->rd->me] + slp_read_next_column(rt->rd, k, &j);
+        int d = entry_dest(rt, k, g - rt->rd->col_start[rt->rd->me]);
+        int r = d / rt->grid->C, c = d % rt->grid->C;
         out[at[d]++] = (block_entry_t){(int32_t)(e->row - rt->row_off[r]),
                                           (int32_t)(g - rt->col_off[c]), e->val};
     }
@@ -267,6 +269,9 @@ static slp_err send_rounds(reader_t *rd, route_t *rt, places_t *pl, slp_csr_t *a
     free(rd->ent);
     rd->ent = NULL;
     rd->n_ent = rd->cap_ent = 0;
+    free(rd->col_ptr); /* before the column vectors come (docs/parallel-input.md step 10) */
+    rd->col_ptr = NULL;
+    rd->cols_seen = rd->cap_col_ptr = 0;
     if (rc == SLP_OK && placed == SLP_OK && !all_placed(pl))
         placed = slp_error(SLP_ERR_INTERNAL, "parallel read: fewer entries arrived than "
                            "announced");

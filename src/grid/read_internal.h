@@ -13,8 +13,10 @@
 #define SET_BYTES 64
 #define GROW_FIRST 1024 /* the first capacity of the reader's growing arrays (slp_grow) */
 
-typedef struct { /* a matrix entry of this rank's piece */
-    int32_t row, col; /* global row, column of the piece */
+/* A matrix entry of this rank's piece: its global row and value (12 bytes). The entries
+ * are in the order of the piece's columns, col_ptr[j] the first of column j. */
+typedef struct __attribute__((packed)) {
+    int32_t row;
     double val;
 } entry_t;
 
@@ -40,6 +42,8 @@ typedef struct {
     const char *why; /* the first reason this rank found (for the log) */
     entry_t *ent;
     int64_t n_ent, cap_ent;
+    int64_t *col_ptr; /* [cols_seen + 1] after slp_read_column_starts */
+    int64_t cols_seen, cap_col_ptr;
     bound_line_t *bnd;
     int64_t n_bnd, cap_bnd;
     char *names;
@@ -48,6 +52,18 @@ typedef struct {
     int64_t *col_start; /* [P + 1] first global column of each piece */
     double t[4];        /* wall clock at the ends of the phases, for the log */
 } reader_t;
+
+/* The piece's col_ptr completed to its n columns (the last ones may have no entry). */
+slp_err slp_read_column_starts(reader_t *rd, int64_t n);
+/* The piece column of entry k: *j moves forward to it (calls with growing k), from the
+ * column slp_read_column_of_entry gives for the first k. */
+static inline int64_t slp_read_next_column(const reader_t *rd, int64_t k, int64_t *j)
+{
+    while (rd->col_ptr[*j + 1] <= k)
+        (*j)++;
+    return *j;
+}
+int64_t slp_read_column_of_entry(const reader_t *rd, int64_t k);
 
 /* This rank found a reason to leave the file to the one-process reader. */
 void slp_read_give_up(reader_t *rd, const char *why);

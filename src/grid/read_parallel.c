@@ -35,10 +35,39 @@ static slp_err on_entry(void *user, int64_t col, int64_t row, double value)
         slp_read_give_up(rd, "a row or column number of 2^31 or more in a piece");
         return SLP_ERR_INPUT;
     }
+    if (col + 1 < rd->cols_seen) { /* never: a piece numbers its columns as they come */
+        slp_read_give_up(rd, "entries of a piece out of column order");
+        return SLP_ERR_INPUT;
+    }
+    if (col >= rd->cols_seen)
+        SLP_CALL(slp_read_column_starts(rd, col + 1));
     SLP_CALL(slp_grow(&rd->ent, &rd->cap_ent, rd->n_ent + 1, sizeof *rd->ent, GROW_FIRST,
                       "a piece's matrix entries"));
-    rd->ent[rd->n_ent++] = (entry_t){(int32_t)row, (int32_t)col, value};
+    rd->ent[rd->n_ent++] = (entry_t){(int32_t)row, value};
     return SLP_OK;
+}
+
+slp_err slp_read_column_starts(reader_t *rd, int64_t n)
+{
+    SLP_CALL(slp_grow(&rd->col_ptr, &rd->cap_col_ptr, n + 1, sizeof *rd->col_ptr, GROW_FIRST,
+                      "a piece's column starts"));
+    while (rd->cols_seen < n)
+        rd->col_ptr[rd->cols_seen++] = rd->n_ent;
+    rd->col_ptr[n] = rd->n_ent; /* the end of the last column so far */
+    return SLP_OK;
+}
+
+int64_t slp_read_column_of_entry(const reader_t *rd, int64_t k)
+{
+    int64_t lo = 0, hi = rd->cols_seen - 1; /* the last j with col_ptr[j] <= k */
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo + 1) / 2;
+        if (rd->col_ptr[mid] <= k)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
 }
 
 /* The set rule of the BOUNDS section: only the first named set counts; a piece that
@@ -563,6 +592,7 @@ static void reader_free(reader_t *rd)
     slp_mps_pieces_close(&rd->pc);
     slp_text_at_close(&rd->src);
     free(rd->ent);
+    free(rd->col_ptr);
     free(rd->bnd);
     free(rd->names);
     free(rd->col_start);
