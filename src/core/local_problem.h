@@ -68,18 +68,24 @@ slp_err slp_local_problem_copy(const slp_local_problem_t *src, slp_local_problem
  * off has parts+1 entries; off[0] = 0, off[parts] = len. */
 void slp_balanced_cuts(const int64_t *weights, int64_t len, int parts, int64_t *off);
 
-/* The part p with off[p] <= k < off[p + 1], for k in [off[0], off[parts]). */
-static inline int slp_block_of(const int64_t *off, int parts, int64_t k)
+/* The part p with off[p] <= k < off[p + 1], for k in [off[0], off[parts]) (of empty
+ * parts sharing a start, the last one: the one that holds k). */
+static inline int64_t slp_part_of(const int64_t *off, int64_t parts, int64_t k)
 {
-    int lo = 0, hi = parts - 1;
+    int64_t lo = 0, hi = parts - 1;
     while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
+        int64_t mid = lo + (hi - lo + 1) / 2;
         if (off[mid] <= k)
             lo = mid;
         else
             hi = mid - 1;
     }
     return lo;
+}
+
+static inline int slp_block_of(const int64_t *off, int parts, int64_t k)
+{
+    return (int)slp_part_of(off, parts, k);
 }
 
 #endif

@@ -172,7 +172,8 @@ static slp_err pack_round(const route_t *rt, int64_t lo, int64_t hi, block_entry
     int64_t *at = calloc((size_t)P + 1, sizeof *at);
     if (!at)
         return slp_error(SLP_ERR_NOMEM, "out of memory for a round of entries");
-    int64_t first = lo < hi ? slp_read_column_of_entry(rt->rd, lo) : 0, j = first;
+    int64_t first = lo < hi ? slp_part_of(rt->rd->col_ptr, rt->rd->cols_seen, lo) : 0;
+    int64_t j = first;
     for (int64_t k = lo; k < hi; k++)
         at[entry_dest(rt, k, slp_read_next_column(rt->rd, k, &j)) + 1]++;
     for (int d = 0; d < P; d++) {

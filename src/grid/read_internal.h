@@ -56,14 +56,13 @@ typedef struct {
 /* The piece's col_ptr completed to its n columns (the last ones may have no entry). */
 slp_err slp_read_column_starts(reader_t *rd, int64_t n);
 /* The piece column of entry k: *j moves forward to it (calls with growing k), from the
- * column slp_read_column_of_entry gives for the first k. */
+ * column slp_part_of(col_ptr, cols_seen, k) gives for the first k. */
 static inline int64_t slp_read_next_column(const reader_t *rd, int64_t k, int64_t *j)
 {
     while (rd->col_ptr[*j + 1] <= k)
         (*j)++;
     return *j;
 }
-int64_t slp_read_column_of_entry(const reader_t *rd, int64_t k);
 
 /* This rank found a reason to leave the file to the one-process reader. */
 void slp_read_give_up(reader_t *rd, const char *why);

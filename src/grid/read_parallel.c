@@ -57,19 +57,6 @@ slp_err slp_read_column_starts(reader_t *rd, int64_t n)
     return SLP_OK;
 }
 
-int64_t slp_read_column_of_entry(const reader_t *rd, int64_t k)
-{
-    int64_t lo = 0, hi = rd->cols_seen - 1; /* the last j with col_ptr[j] <= k */
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo + 1) / 2;
-        if (rd->col_ptr[mid] <= k)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
-
 /* The set rule of the BOUNDS section: only the first named set counts; a piece that
  * names two sets, or another set than the first piece, is left to the one-process
  * reader (which warns). */

@@ -10,10 +10,9 @@
 #include <zstd.h>
 #endif
 
+#include "io/block_units.h"
+
 #define BGZF_TEXT 65280                 /* text bytes a member (bgzip's choice) */
-#define BGZF_MAX_MEMBER 65536           /* its "BC" field holds the length - 1 in 16 bits */
-#define BGZF_HEADER 18
-#define BGZF_TRAILER 8
 #define ZSTD_FRAME_TEXT ((size_t)1 << 20)
 #define ZSTD_LEVEL 3
 
@@ -79,10 +78,8 @@ static int bgzf_member(slp_block_out_t *o, size_t n)
         memcpy(m + BGZF_HEADER + 5, o->text, n);
         body = n + 5;
     }
-    static const unsigned char head[16] = {0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 0xff, 6, 0,
-                                           'B', 'C', 2, 0};
     size_t total = BGZF_HEADER + body + BGZF_TRAILER;
-    memcpy(m, head, sizeof head);
+    memcpy(m, slp_bgzf_head, sizeof slp_bgzf_head);
     put16(m + 16, (uint32_t)(total - 1));
     put32(m + BGZF_HEADER + body, (uint32_t)crc32(0L, o->text, (uInt)n));
     put32(m + BGZF_HEADER + body + 4, (uint32_t)n);
@@ -123,17 +120,17 @@ static int flush_unit(slp_block_out_t *o)
 /* zstd's seek table: a skippable frame of the frames' sizes and the footer. */
 static int seek_table(slp_block_out_t *o)
 {
-    size_t body = 8 * (size_t)o->frames + 9;
+    size_t body = 8 * (size_t)o->frames + ZSTD_SEEKABLE_FOOTER;
     unsigned char *t = malloc(body + 8);
     if (!t)
         return o->failed = 1, -1;
-    put32(t, 0x184D2A5Eu);
+    put32(t, ZSTD_SKIPPABLE_MAGIC);
     put32(t + 4, (uint32_t)body);
     for (int64_t k = 0; k < 2 * o->frames; k++)
         put32(t + 8 + 4 * k, o->sizes[k]);
     put32(t + 8 + 8 * o->frames, (uint32_t)o->frames);
     t[8 + 8 * o->frames + 4] = 0; /* no checksums in the table: each frame has its own */
-    put32(t + 8 + 8 * o->frames + 5, 0x8F92EAB1u);
+    put32(t + 8 + 8 * o->frames + 5, ZSTD_SEEKABLE_MAGIC);
     int rc = put(o, t, body + 8);
     free(t);
     return rc;

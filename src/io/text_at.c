@@ -13,17 +13,13 @@
 #include <zstd.h>
 #endif
 
+#include "core/local_problem.h"
+#include "io/block_units.h"
 #include "io/text_in.h"
 
-#define BGZF_HEADER 18                     /* gzip header with the 6-byte "BC" field */
-#define BGZF_TRAILER 8                     /* CRC-32 and ISIZE */
 #define BGZF_MIN (BGZF_HEADER + 2 + BGZF_TRAILER) /* an empty member (the end marker) */
-#define BGZF_MAX_TEXT 65536                /* the text of one member, at most */
 #define BGZF_WINDOW ((size_t)1 << 20)      /* bytes read at a time by the scan */
 #define ZSTD_MAX_FRAME_TEXT ((int64_t)64 << 20) /* larger frames: read by one process */
-#define SEEKABLE_MAGIC 0x8F92EAB1u
-#define SKIPPABLE_MAGIC 0x184D2A5Eu
-#define SEEKABLE_FOOTER 9
 
 struct slp_text_at {
     int fd;
@@ -51,10 +47,8 @@ static uint32_t le32(const unsigned char *p)
  * deflate, only the extra-field flag, one 6-byte field "BC" holding the length - 1. */
 static int64_t bgzf_member_length(const unsigned char *h)
 {
-    static const unsigned char sig[4] = {0x1f, 0x8b, 8, 4};
-    if (memcmp(h, sig, 4) != 0 || h[10] != 6 || h[11] != 0 || h[12] != 'B' || h[13] != 'C' ||
-        h[14] != 2 || h[15] != 0)
-        return -1;
+    if (memcmp(h, slp_bgzf_head, 4) != 0 || memcmp(h + 10, slp_bgzf_head + 10, 6) != 0)
+        return -1; /* MTIME, XFL and OS (bytes 4-9) may be anything */
     int64_t len = (int64_t)(h[16] | h[17] << 8) + 1;
     return len >= BGZF_MIN ? len : -1;
 }
@@ -98,15 +92,7 @@ static int64_t unit_of(const slp_text_at_t *t, int64_t at)
 {
     if (t->cached >= 0 && t->text_at[t->cached] <= at && at < t->text_at[t->cached + 1])
         return t->cached;
-    int64_t lo = 0, hi = t->units - 1;
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo + 1) / 2;
-        if (t->text_at[mid] <= at)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
+    return slp_part_of(t->text_at, t->units, at);
 }
 
 static int grow(unsigned char **buf, size_t *cap, size_t need)
@@ -298,19 +284,19 @@ int slp_bgzf_scan(slp_text_at_t *t, int64_t begin, int64_t end, slp_text_unit_t 
  * this reader takes (then the file is read by one process). */
 static int read_seek_table(slp_text_at_t *t)
 {
-    unsigned char foot[SEEKABLE_FOOTER];
-    if (t->file_size < 8 + SEEKABLE_FOOTER ||
-        slp_pread_full(t->fd, foot, sizeof foot, t->file_size - SEEKABLE_FOOTER) !=
-            SEEKABLE_FOOTER ||
-        le32(foot + 5) != SEEKABLE_MAGIC || (foot[4] & 0x7c) != 0)
+    unsigned char foot[ZSTD_SEEKABLE_FOOTER];
+    if (t->file_size < 8 + ZSTD_SEEKABLE_FOOTER ||
+        slp_pread_full(t->fd, foot, sizeof foot, t->file_size - ZSTD_SEEKABLE_FOOTER) !=
+            ZSTD_SEEKABLE_FOOTER ||
+        le32(foot + 5) != ZSTD_SEEKABLE_MAGIC || (foot[4] & 0x7c) != 0)
         return -1;
     int64_t frames = le32(foot), entry = foot[4] & 0x80 ? 12 : 8;
-    int64_t body = frames * entry + SEEKABLE_FOOTER, start = t->file_size - 8 - body;
+    int64_t body = frames * entry + ZSTD_SEEKABLE_FOOTER, start = t->file_size - 8 - body;
     if (start < 0)
         return -1;
     unsigned char *tab = malloc((size_t)body + 8);
     int ok = tab && slp_pread_full(t->fd, tab, (size_t)body + 8, start) == body + 8 &&
-             le32(tab) == SKIPPABLE_MAGIC && le32(tab + 4) == (uint64_t)body;
+             le32(tab) == ZSTD_SKIPPABLE_MAGIC && le32(tab + 4) == (uint64_t)body;
     slp_text_unit_t *u = ok ? malloc(sizeof *u * (size_t)(frames + 1)) : NULL;
     int64_t file = 0;
     ok = ok && u;
