@@ -38,6 +38,12 @@ struct slp_name_index {
     size_t pending_from; /* arena offset of the first pending key */
     int64_t greatest; /* arena key of the greatest key so far (0: none) */
     size_t greatest_len;
+    /* The pending keys are one prefix and consecutive numbers (R10, R11, ...: the rows
+     * of a generated model) with consecutive values: a find answers from the name,
+     * without hashing it or filling the table. */
+    int numbered;
+    size_t num_prefix_len; /* the first pending key's first bytes are the prefix */
+    int64_t num_first;     /* the first pending key's number */
     char *arena;
     size_t arena_used, arena_cap;
 };
@@ -267,6 +273,59 @@ static slp_err add_pending_value(slp_name_index_t *index, int64_t value)
     return SLP_OK;
 }
 
+/* The number that name[0, len) is written as (decimal digits, no leading zero but in
+ * "0", at most 18 of them), or -1. */
+static int64_t number_of(const char *s, size_t len)
+{
+    if (len == 0 || len > 18 || (s[0] == '0' && len > 1))
+        return -1;
+    int64_t v = 0;
+    for (size_t k = 0; k < len; k++) {
+        if (s[k] < '0' || s[k] > '9')
+            return -1;
+        v = 10 * v + (s[k] - '0');
+    }
+    return v;
+}
+
+/* Where the digits at the end of name[0, len) start. */
+static size_t digits_from(const char *name, size_t len)
+{
+    while (len > 0 && name[len - 1] >= '0' && name[len - 1] <= '9')
+        len--;
+    return len;
+}
+
+/* Whether the pending keys, with name as the next one, still form a numbered run. */
+static void note_numbered(slp_name_index_t *index, const char *name, size_t len)
+{
+    size_t p = digits_from(name, len);
+    int64_t d = number_of(name + p, len - p);
+    if (index->npending == 0) {
+        index->numbered = d >= 0;
+        index->num_prefix_len = p;
+        index->num_first = d;
+        return;
+    }
+    index->numbered = index->numbered && !index->pending && p == index->num_prefix_len &&
+                      d == index->num_first + index->npending &&
+                      memcmp(name, index->arena + index->pending_from, p) == 0;
+}
+
+/* Whether `name` is a pending key of a numbered run; its value in *value. */
+static int numbered_value(const slp_name_index_t *index, const char *name, size_t len,
+                          int64_t *value)
+{
+    size_t p = index->num_prefix_len;
+    if (len <= p || !slp_names_equal(name, index->arena + index->pending_from, p))
+        return 0;
+    int64_t d = number_of(name + p, len - p);
+    if (d < index->num_first || d - index->num_first >= index->npending)
+        return 0; /* also d = -1: not a number written as the run writes them */
+    *value = index->first_value + (d - index->num_first);
+    return 1;
+}
+
 slp_err slp_name_index_insert_n(slp_name_index_t *index, const char *name, size_t len,
                                 int64_t value, int *inserted, int64_t *existing)
 {
@@ -285,6 +344,7 @@ slp_err slp_name_index_insert_n(slp_name_index_t *index, const char *name, size_
     while (4 * (index->count + 1) > 3 * index->capacity)
         SLP_CALL(grow(index));
     SLP_CALL(add_pending_value(index, value));
+    note_numbered(index, name, len);
     int64_t key = 0;
     SLP_CALL(store_key(index, name, len, &key));
     if (index->npending == 0)
@@ -308,7 +368,16 @@ slp_err slp_name_index_insert(slp_name_index_t *index, const char *name, int64_t
 
 int64_t slp_name_index_find_n(slp_name_index_t *index, const char *name, size_t len)
 {
-    flush_pending(index);
+    if (index->npending > 0 && index->numbered) {
+        int64_t value;
+        if (numbered_value(index, name, len, &value))
+            return value;
+        if (index->count == index->npending)
+            return -1; /* every key is in the run */
+        /* else the table holds every key outside the run */
+    } else {
+        flush_pending(index);
+    }
     const slot_t *slot = &index->slots[probe(index, name, len, slp_name_hash(name, len))];
     return slot->key ? slot->value : -1;
 }

@@ -73,8 +73,52 @@ static void test_orders(void)
     slp_name_index_destroy(&index);
 }
 
+/* Rows of a generated model: "OBJ", then PREFIX0, PREFIX1, ... with consecutive values
+ * (a numbered run, answered without the table), finds of them and of look-alikes that
+ * are not keys (a leading zero, a number past the run, another prefix, a sign), then a
+ * smaller name that ends the run: every answer the same before and after. */
+static void test_numbered(const char *prefix)
+{
+    enum { ROWS = 30000 };
+    slp_name_index_t *index = NULL;
+    CHECK(slp_name_index_create(1, &index) == SLP_OK, "create");
+    char name[64];
+    int bad = 0, inserted;
+    bad += slp_name_index_insert(index, "OBJ", 77, &inserted, NULL) != SLP_OK;
+    for (int k = 0; k < ROWS; k++) {
+        snprintf(name, sizeof name, "%s%d", prefix, k);
+        bad += slp_name_index_insert(index, name, 5 + k, &inserted, NULL) != SLP_OK || !inserted;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (int k = 0; k < ROWS; k += 7) {
+            snprintf(name, sizeof name, "%s%d", prefix, k);
+            bad += slp_name_index_find(index, name) != 5 + k;
+        }
+        const char *absent[] = {"01", "00", "30000", "-1", "", "1x", "999999999999999999999"};
+        for (size_t a = 0; a < sizeof absent / sizeof *absent; a++) {
+            snprintf(name, sizeof name, "%s%s", prefix, absent[a]);
+            bad += slp_name_index_find(index, name) != -1;
+        }
+        snprintf(name, sizeof name, "Q%s7", prefix);
+        bad += slp_name_index_find(index, name) != -1;
+        bad += slp_name_index_find(index, "OBJ") != 77;
+        /* a repeat of a run key is found, not inserted */
+        int64_t existing = 0;
+        snprintf(name, sizeof name, "%s%d", prefix, ROWS - 1);
+        bad += slp_name_index_insert(index, name, 1, &inserted, &existing) != SLP_OK ||
+               inserted || existing != 5 + ROWS - 1;
+        if (pass == 0) /* a smaller new name: the run goes into the table */
+            bad += slp_name_index_insert(index, "A", 3, &inserted, NULL) != SLP_OK || !inserted;
+    }
+    CHECK(bad == 0, "prefix '%s': %d wrong answers", prefix, bad);
+    slp_name_index_destroy(&index);
+}
+
 int main(void)
 {
+    test_numbered("R");
+    test_numbered("c1_");
+    test_numbered("");
     enum { COUNT = 100000 };
     slp_name_index_t *index = NULL;
     CHECK(slp_name_index_create(4, &index) == SLP_OK, "create");
