@@ -27,7 +27,7 @@ typedef struct slp_read_layout {
 } slp_read_layout_t;
 
 /* Collective. Each rank scans 1/P of the text for section headers; together they find
- * the layout. *usable = 0 (and no message) when the file is not a plain MPS file whose
+ * the layout. *usable = 0 (and no message) when the text is not an MPS file whose
  * sections after COLUMNS are RHS, RANGES and BOUNDS at most once each, in that order,
  * and ENDATA: such a file is read by one process. */
 slp_err slp_read_layout(slp_comm_t *comm, slp_text_at_t *src, int64_t size,
