@@ -11,6 +11,7 @@
 #define SCAN_BLOCK ((size_t)1 << 20)
 #define MAX_HEADERS 32 /* header lines one rank reports; more: the file is read by one process */
 #define WORD 16
+#define TAIL_BUDGET ((int64_t)64 << 20) /* bytes scanned from each end for a quick layout */
 
 typedef struct {
     int64_t offset;
@@ -182,11 +183,69 @@ static int find_sections(slp_text_at_t *src, int64_t size, const header_t *h, in
     return ok;
 }
 
+/* Headers of `part` after those of *hs; 0 when they do not fit. */
+static int append_headers(headers_t *hs, const headers_t *part)
+{
+    if (part->failed || part->overflow || hs->count + part->count > MAX_HEADERS)
+        return 0;
+    memcpy(hs->h + hs->count, part->h, sizeof *part->h * (size_t)part->count);
+    hs->count += part->count;
+    return 1;
+}
+
+static int has_word(const headers_t *hs, const char *w)
+{
+    for (int k = 0; k < hs->count; k++)
+        if (word_is(&hs->h[k], w))
+            return 1;
+    return 0;
+}
+
+/* The headers from the head and the tail only (one rank): forward from the start to the
+ * COLUMNS header, backward from the end to the RHS header, at most TAIL_BUDGET bytes
+ * each way. What lies between is taken for COLUMNS, which the pieces then check (a
+ * header there makes the file go to one process): in a file whose sections after
+ * COLUMNS are RHS, RANGES, BOUNDS once each in order, nothing but COLUMNS data lies
+ * there. 0 (then every rank scans its share) without an RHS section, or past the
+ * budget. */
+static int head_and_tail(slp_text_at_t *src, int64_t size, headers_t *hs)
+{
+    memset(hs, 0, sizeof *hs);
+    headers_t part;
+    int64_t pos = 0, hi = size;
+    while (pos < size && !has_word(hs, "COLUMNS")) {
+        int64_t end = size - pos > (int64_t)SCAN_BLOCK ? pos + (int64_t)SCAN_BLOCK : size;
+        scan_headers(src, pos, end, &part);
+        if (!append_headers(hs, &part) || end > TAIL_BUDGET)
+            return 0;
+        pos = end;
+    }
+    headers_t tail;
+    memset(&tail, 0, sizeof tail);
+    while (hi > pos && !has_word(&tail, "RHS")) {
+        int64_t lo = hi - pos > (int64_t)SCAN_BLOCK ? hi - (int64_t)SCAN_BLOCK : pos;
+        scan_headers(src, lo, hi, &part);
+        if (!append_headers(&part, &tail) || size - lo > TAIL_BUDGET)
+            return 0;
+        tail = part; /* this block's headers, then those after it */
+        hi = lo;
+    }
+    return has_word(hs, "COLUMNS") && append_headers(hs, &tail);
+}
+
 slp_err slp_read_layout(slp_comm_t *comm, slp_text_at_t *src, int64_t size,
                         slp_read_layout_t *layout, int *usable)
 {
     *usable = 0;
     int P = slp_comm_size(comm), me = slp_comm_rank(comm);
+    headers_t quick;
+    int32_t found = me == 0 && head_and_tail(src, size, &quick);
+    SLP_CALL(slp_comm_bcast(comm, &found, sizeof found, 0));
+    if (found) {
+        SLP_CALL(slp_comm_bcast(comm, &quick, sizeof quick, 0));
+        *usable = find_sections(src, size, quick.h, quick.count, layout);
+        return SLP_OK;
+    }
     headers_t mine;
     scan_headers(src, size * me / P, size * (me + 1) / P, &mine);
     headers_t *all = malloc(sizeof *all * (size_t)P);

@@ -137,7 +137,10 @@ static slp_err parse_pieces(reader_t *rd, slp_text_at_t *src, const slp_read_lay
     slp_mps_pieces_defer_bounds(rd->pc, on_bound, rd);
     slp_mps_pieces_drop_column_index(rd->pc); /* names are resolved by the directory */
     SLP_CALL(piece_of(rd, src, l->columns_body, l->columns_end, 1, &lo, &hi));
+    int64_t headers = slp_mps_pieces_header_lines(rd->pc);
     parse_piece(rd, lo, hi, 1, 0); /* lines_before > 0: no byte-order mark in a piece */
+    if (slp_mps_pieces_header_lines(rd->pc) != headers) /* the layout took it for COLUMNS */
+        slp_read_give_up(rd, "a section header inside COLUMNS");
     parse_piece(rd, l->rhs_begin, l->rhs_end, 1, 0);
     parse_piece(rd, l->bounds_hdr, l->bounds_body, 1, 0);
     SLP_CALL(piece_of(rd, src, l->bounds_body, l->bounds_end, 0, &lo, &hi));

@@ -131,6 +131,7 @@ typedef struct {
     slp_mps_bound_fn on_bound; /* pieces: BOUNDS lines go here instead of being applied */
     void *bound_user;
     int irregular; /* pieces: a line the parallel read cannot decide alone */
+    int64_t header_lines; /* lines that start without a blank (sections), so far */
     /* The input in blocks: bytes [buf_start, buf_end) of buf are read and not yet
      * consumed; the current line is a part of buf (its end of line replaced by a NUL). */
     char *buf;
@@ -1753,6 +1754,7 @@ static const char *unsupported_section(tok_t t)
 
 static slp_err header_line(parser_t *p)
 {
+    p->header_lines++;
     tok_t tok[HEADER_TOKENS];
     int ntok = tokenize(p->line, p->line_len, tok, HEADER_TOKENS);
     tok_t key = tok[0];
@@ -2200,6 +2202,11 @@ slp_err slp_mps_pieces_apply_bound(slp_mps_pieces_t *pc, int64_t col, const slp_
     d.value = b->value;
     p->lineno = line;
     return apply_bounds(p, &d); /* the set was checked by the caller: d.set is empty */
+}
+
+int64_t slp_mps_pieces_header_lines(const slp_mps_pieces_t *pc)
+{
+    return pc->p.header_lines;
 }
 
 int slp_mps_pieces_in_order(const slp_mps_pieces_t *pc)

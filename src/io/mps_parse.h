@@ -134,6 +134,8 @@ slp_err slp_mps_pieces_open(const char *path, slp_text_at_t *src,
  * otherwise (else the piece is irregular: slp_mps_pieces_irregular). */
 slp_err slp_mps_pieces_read(slp_mps_pieces_t *pc, int64_t begin, int64_t end,
                             int64_t lines_before, int endata);
+/* Section header lines (lines that start without a blank) parsed so far. */
+int64_t slp_mps_pieces_header_lines(const slp_mps_pieces_t *pc);
 /* From now on BOUNDS lines go to fn instead of being applied. */
 void slp_mps_pieces_defer_bounds(slp_mps_pieces_t *pc, slp_mps_bound_fn fn, void *user);
 /* Apply a deferred bound to column `col` of this parser, as read on `line`. */

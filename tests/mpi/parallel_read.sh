@@ -225,6 +225,16 @@ same_solve "$T/mcf-rounds.mps" 2 1x2
 same_solve "$T/pieces.mps" 3 1x3
 same_solve "$T/pieces.mps" 4 4x1
 
+# The layout is found from the head and the tail (src/grid/read_layout.c): a header
+# inside what it takes for COLUMNS makes the pieces give the file to one process; a
+# file without RHS is scanned whole
+awk 'NR == 400 { print "RANGES" } { print }' "$T/pieces.mps" >"$T/ranges-inside.mps"
+awk 'NR == 400 { print "RHS" } { print }' "$T/pieces.mps" >"$T/rhs-twice.mps"
+awk '/^RHS/ { skip = 1; next } /^[A-Z]/ { skip = 0 } !skip' "$T/pieces.mps" >"$T/no-rhs.mps"
+check "$T/ranges-inside.mps" 0
+check "$T/rhs-twice.mps" 0
+check "$T/no-rhs.mps" 1
+
 # The ENDATA line is read as one process reads it: a NUL byte on it is an error there;
 # words after ENDATA are not
 { head -n -1 "$T/pieces.mps"; printf 'ENDATA\0 NAME\n'; } >"$T/endata-nul.mps"
