@@ -25,16 +25,16 @@ slp_err slp_read_all_ranks(slp_comm_t *comm, slp_err rc, int ok, int *all)
 
 /* ---- cuts -------------------------------------------------------------------------- */
 
-/* slp_balanced_cuts over all columns, each rank holding the weights of its piece's
- * columns [col_start[me], col_start[me + 1]). The serial loop gives off[p] =
- * max(off[p-1], min(F(t_p), len - (parts - p))) with F(t) the first k whose prefix
- * sum of weight + 1 reaches t: each rank finds F in its range, the smallest wins. */
-static slp_err column_cuts(reader_t *rd, const int64_t *weight, int parts, int64_t *off)
+/* slp_balanced_cuts over all columns weighted by their entries, each rank holding its
+ * piece's columns [col_start[me], col_start[me + 1]) (their entries from rd->col_ptr).
+ * The serial loop gives off[p] = max(off[p-1], min(F(t_p), len - (parts - p))) with F(t)
+ * the first k whose prefix sum of weight + 1 reaches t: each rank finds F in its range,
+ * the smallest wins. */
+static slp_err column_cuts(reader_t *rd, int parts, int64_t *off)
 {
+    const int64_t *ptr = rd->col_ptr;
     int64_t n_mine = rd->col_start[rd->me + 1] - rd->col_start[rd->me];
-    int64_t len = rd->col_start[rd->P], sum = 0;
-    for (int64_t j = 0; j < n_mine; j++)
-        sum += weight[j] + 1;
+    int64_t len = rd->col_start[rd->P], sum = ptr[n_mine] + n_mine; /* entries + 1 each */
     int64_t *sums = malloc(sizeof *sums * (size_t)rd->P);
     int64_t *first = malloc(sizeof *first * (size_t)(parts + 1));
     slp_err rc = slp_comm_allgather(rd->comm, sums && first ? SLP_OK : SLP_ERR_NOMEM, &sum,
@@ -55,10 +55,12 @@ static slp_err column_cuts(reader_t *rd, const int64_t *weight, int parts, int64
     for (int p = 1; p < parts;) {
         if (acc >= (int64_t)((double)total * p / parts))
             first[p++] = -(rd->col_start[rd->me] + j);
-        else if (j < n_mine)
-            acc += weight[j++] + 1;
-        else
+        else if (j < n_mine) {
+            acc += ptr[j + 1] - ptr[j] + 1;
+            j++;
+        } else {
             break;
+        }
     }
     if (rc == SLP_OK && parts > 1)
         rc = slp_comm_max_i64(rd->comm, first + 1, parts - 1);
@@ -149,26 +151,21 @@ slp_err slp_read_distribute(reader_t *rd, slp_grid_t *grid, slp_mps_result_t *re
 {
     int64_t m = res->m, n_mine = res->n;
     int64_t *row_count = calloc((size_t)m + 1, sizeof *row_count);
-    int64_t *col_count = calloc((size_t)n_mine + 1, sizeof *col_count);
     int64_t *cuts = calloc((size_t)(grid->R + grid->C + 2), sizeof *cuts);
-    slp_err rc = row_count && col_count && cuts ? SLP_OK
-                                                : slp_error(SLP_ERR_NOMEM, "out of memory");
+    slp_err rc = row_count && cuts ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
     int64_t *row_off = cuts, *col_off = cuts + grid->R + 1;
     if (rc == SLP_OK)
         rc = slp_read_column_starts(rd, n_mine);
     for (int64_t k = 0; rc == SLP_OK && k < rd->n_ent; k++)
         row_count[rd->ent[k].row]++;
-    for (int64_t j = 0; rc == SLP_OK && j < n_mine; j++)
-        col_count[j] = rd->col_ptr[j + 1] - rd->col_ptr[j];
     rc = slp_comm_agree(rd->comm, rc);
     if (rc == SLP_OK)
         rc = slp_comm_sum_i64(rd->comm, row_count, m);
     if (rc == SLP_OK) {
         slp_balanced_cuts(row_count, m, grid->R, row_off);
-        rc = column_cuts(rd, col_count, grid->C, col_off);
+        rc = column_cuts(rd, grid->C, col_off);
     }
     free(row_count);
-    free(col_count);
     int ok = 0;
     if (rc == SLP_OK) /* a block's column indices are 32-bit (slp_extract_block) */
         for (int c = 0; c < grid->C; c++)

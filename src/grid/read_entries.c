@@ -183,9 +183,9 @@ static slp_err pack_round(const route_t *rt, int64_t lo, int64_t hi, block_entry
     j = first;
     for (int64_t k = lo; k < hi; k++) {
         const entry_t *e = &rt->rd->ent[k];
-        int64_t g = rt->rd->col_start[rt->rd->me] + slp_read_next_column(rt->rd, k, &j);
-        int d = entry_dest(rt, k, g - rt->rd->col_start[rt->rd->me]);
-        int r = d / rt->grid->C, c = d % rt->grid->C;
+        int64_t col = slp_read_next_column(rt->rd, k, &j);
+        int64_t g = rt->rd->col_start[rt->rd->me] + col;
+        int d = entry_dest(rt, k, col), r = d / rt->grid->C, c = d % rt->grid->C;
         out[at[d]++] = (block_entry_t){(int32_t)(e->row - rt->row_off[r]),
                                           (int32_t)(g - rt->col_off[c]), e->val};
     }

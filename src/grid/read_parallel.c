@@ -94,10 +94,10 @@ static slp_err on_bound(void *user, int64_t line, const slp_mps_bound_t *b)
 /* ---- files and pieces ------------------------------------------------------------- */
 
 /* This rank's piece of [begin, end) and the next rank's start, agreed by all ranks. */
-static slp_err piece_of(reader_t *rd, slp_text_at_t *src, int64_t begin, int64_t end,
-                        int by_column, int64_t *lo, int64_t *hi)
+static slp_err piece_of(reader_t *rd, int64_t begin, int64_t end, int by_column, int64_t *lo,
+                        int64_t *hi)
 {
-    int64_t mine = slp_read_piece_start(src, begin, end, rd->me, rd->P, by_column);
+    int64_t mine = slp_read_piece_start(rd->src, begin, end, rd->me, rd->P, by_column);
     int64_t *all = malloc(sizeof *all * (size_t)rd->P);
     slp_err rc = slp_comm_allgather(rd->comm, all ? SLP_OK : SLP_ERR_NOMEM, &mine, sizeof mine,
                                     all);
@@ -117,37 +117,39 @@ static slp_err piece_of(reader_t *rd, slp_text_at_t *src, int64_t begin, int64_t
     return rc;
 }
 
-/* Parse a piece; a failure of the parse only makes the file irregular. */
+/* Parse a piece; a failure of the parse, or a range that does not hold what the layout
+ * says (a header line inside COLUMNS, say), only makes the file irregular. */
 static void parse_piece(reader_t *rd, int64_t begin, int64_t end, int64_t lines_before,
-                        int endata)
+                        slp_mps_piece_kind kind)
 {
     if (rd->irregular || begin >= end)
         return;
-    if (slp_mps_pieces_read(rd->pc, begin, end, lines_before, endata) != SLP_OK) {
+    if (slp_mps_pieces_read(rd->pc, begin, end, lines_before, kind) != SLP_OK) {
         slp_error_clear();
         slp_read_give_up(rd, "a line the one-process reader warns about or refuses");
+    } else if (slp_mps_pieces_irregular(rd->pc)) {
+        slp_read_give_up(rd, "a line the one-process reader warns about, or a section "
+                             "header where the layout has none");
     }
 }
 
-/* The head, this rank's pieces of COLUMNS and BOUNDS, RHS and RANGES, the ENDATA line. */
-static slp_err parse_pieces(reader_t *rd, slp_text_at_t *src, const slp_read_layout_t *l)
+/* The head, this rank's pieces of COLUMNS and BOUNDS, RHS and RANGES, the ENDATA line
+ * (lines_before > 0 after the head: no byte-order mark in a piece). */
+static slp_err parse_pieces(reader_t *rd, const slp_read_layout_t *l)
 {
     int64_t lo, hi;
-    parse_piece(rd, 0, l->columns_body, 0, 0);
+    parse_piece(rd, 0, l->columns_body, 0, SLP_PIECE_SECTIONS);
     slp_mps_pieces_defer_bounds(rd->pc, on_bound, rd);
     slp_mps_pieces_drop_column_index(rd->pc); /* names are resolved by the directory */
-    SLP_CALL(piece_of(rd, src, l->columns_body, l->columns_end, 1, &lo, &hi));
-    int64_t headers = slp_mps_pieces_header_lines(rd->pc);
-    parse_piece(rd, lo, hi, 1, 0); /* lines_before > 0: no byte-order mark in a piece */
-    if (slp_mps_pieces_header_lines(rd->pc) != headers) /* the layout took it for COLUMNS */
-        slp_read_give_up(rd, "a section header inside COLUMNS");
-    parse_piece(rd, l->rhs_begin, l->rhs_end, 1, 0);
-    parse_piece(rd, l->bounds_hdr, l->bounds_body, 1, 0);
-    SLP_CALL(piece_of(rd, src, l->bounds_body, l->bounds_end, 0, &lo, &hi));
-    parse_piece(rd, lo, hi, 1, 0);
+    SLP_CALL(piece_of(rd, l->columns_body, l->columns_end, 1, &lo, &hi));
+    parse_piece(rd, lo, hi, 1, SLP_PIECE_DATA);
+    parse_piece(rd, l->rhs_begin, l->rhs_end, 1, SLP_PIECE_SECTIONS);
+    parse_piece(rd, l->bounds_hdr, l->bounds_body, 1, SLP_PIECE_SECTIONS);
+    SLP_CALL(piece_of(rd, l->bounds_body, l->bounds_end, 0, &lo, &hi));
+    parse_piece(rd, lo, hi, 1, SLP_PIECE_DATA);
     /* the ENDATA line as the one-process reader reads it (a NUL byte or an over-long
      * line there is its error), on every rank */
-    parse_piece(rd, l->bounds_end, l->endata_end, 1, 1);
+    parse_piece(rd, l->bounds_end, l->endata_end, 1, SLP_PIECE_ENDATA);
     return SLP_OK;
 }
 
@@ -612,7 +614,7 @@ static slp_err read_model(reader_t *rd, const char *path, int relax, slp_mps_res
         rc = slp_comm_agree(rd->comm, slp_mps_pieces_open(path, rd->src, &cb, &rd->pc));
     rd->t[0] = slp_wall_seconds();
     if (rc == SLP_OK && *ok)
-        rc = parse_pieces(rd, rd->src, &layout);
+        rc = parse_pieces(rd, &layout);
     if (rc == SLP_OK && *ok)
         rc = slp_read_all_ranks(rd->comm, rc, !rd->irregular, ok);
     if (rc == SLP_OK && *ok)

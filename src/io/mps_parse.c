@@ -2171,7 +2171,7 @@ void slp_mps_pieces_defer_bounds(slp_mps_pieces_t *pc, slp_mps_bound_fn fn, void
 }
 
 slp_err slp_mps_pieces_read(slp_mps_pieces_t *pc, int64_t begin, int64_t end,
-                            int64_t lines_before, int endata)
+                            int64_t lines_before, slp_mps_piece_kind kind)
 {
     parser_t *p = &pc->p;
     p->pos = begin;
@@ -2182,8 +2182,10 @@ slp_err slp_mps_pieces_read(slp_mps_pieces_t *pc, int64_t begin, int64_t end,
     p->nul_at = NO_NUL;
     p->lineno = lines_before;
     p->cur_col = -1; /* a piece never continues the run of a column */
+    int64_t headers = p->header_lines;
     SLP_CALL(parse_lines(p));
-    if ((p->section == SEC_END) != (endata != 0)) /* ENDATA ends the last piece only */
+    if ((p->section == SEC_END) != (kind == SLP_PIECE_ENDATA) ||
+        (kind == SLP_PIECE_DATA && p->header_lines != headers))
         p->irregular = 1;
     return SLP_OK;
 }
@@ -2202,11 +2204,6 @@ slp_err slp_mps_pieces_apply_bound(slp_mps_pieces_t *pc, int64_t col, const slp_
     d.value = b->value;
     p->lineno = line;
     return apply_bounds(p, &d); /* the set was checked by the caller: d.set is empty */
-}
-
-int64_t slp_mps_pieces_header_lines(const slp_mps_pieces_t *pc)
-{
-    return pc->p.header_lines;
 }
 
 int slp_mps_pieces_in_order(const slp_mps_pieces_t *pc)

@@ -107,10 +107,19 @@ int slp_mps_parse_number(const char *text, size_t len, double *out);
 double slp_parse_number_prefix(const char *p, char **end);
 
 /* Pieces of a parallel read (grid/read_parallel.c, docs/parallel-input.md). One parser
- * reads byte ranges of a file's text (io/text_at.h) in turn, keeping its state (section, rows, this
- * rank's columns) from range to range; it prints nothing, and counts what the one-process
- * reader would warn about, so that the caller can leave such a file to that reader. */
+ * reads byte ranges of a file's text (io/text_at.h) in turn, keeping its state (section,
+ * rows, this rank's columns) from range to range; it prints nothing, and counts what the
+ * one-process reader would warn about, so that the caller can leave such a file to that
+ * reader. */
 typedef struct slp_mps_pieces slp_mps_pieces_t;
+
+/* What the layout says a range holds; a range that holds something else is irregular
+ * (slp_mps_pieces_irregular). */
+typedef enum {
+    SLP_PIECE_SECTIONS, /* section headers and their lines, before ENDATA */
+    SLP_PIECE_DATA,     /* data lines of the current section only: no header line */
+    SLP_PIECE_ENDATA    /* the ENDATA line */
+} slp_mps_piece_kind;
 
 /* A BOUNDS line as read, its column not looked up. type: 0..8 for UP LO FX FR MI PL BV
  * LI UI; set and col point into the line (valid during the callback). */
@@ -129,13 +138,10 @@ typedef slp_err (*slp_mps_bound_fn)(void *user, int64_t line, const slp_mps_boun
  * messages. */
 slp_err slp_mps_pieces_open(const char *path, slp_text_at_t *src,
                             const slp_mps_callbacks_t *cb, slp_mps_pieces_t **out);
-/* Parse bytes [begin, end) (whole lines), the first of them line lines_before + 1. The
- * range must end with the ENDATA line when `endata` is set, and must not reach it
- * otherwise (else the piece is irregular: slp_mps_pieces_irregular). */
+/* Parse bytes [begin, end) (whole lines) of the given kind, the first of them line
+ * lines_before + 1. */
 slp_err slp_mps_pieces_read(slp_mps_pieces_t *pc, int64_t begin, int64_t end,
-                            int64_t lines_before, int endata);
-/* Section header lines (lines that start without a blank) parsed so far. */
-int64_t slp_mps_pieces_header_lines(const slp_mps_pieces_t *pc);
+                            int64_t lines_before, slp_mps_piece_kind kind);
 /* From now on BOUNDS lines go to fn instead of being applied. */
 void slp_mps_pieces_defer_bounds(slp_mps_pieces_t *pc, slp_mps_bound_fn fn, void *user);
 /* Apply a deferred bound to column `col` of this parser, as read on `line`. */

@@ -243,7 +243,7 @@ int slp_bgzf_scan(slp_text_at_t *t, int64_t begin, int64_t end, slp_text_unit_t 
     /* a member starts within every BGZF_MAX_TEXT + its overhead bytes of a BGZF file */
     int64_t limit = begin + 2 * BGZF_MAX_TEXT < size ? begin + 2 * BGZF_MAX_TEXT : size;
     int64_t at = begin < size ? first_header(&w, begin, limit) : size;
-    int ok = at < size || limit == size;
+    int ok = at < limit || limit == size; /* a header found, or none can follow */
     *first = at;
     while (ok && at < end && at < size) {
         const unsigned char *h = window_get(&w, at, BGZF_HEADER);
