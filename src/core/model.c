@@ -40,15 +40,6 @@ slp_err slp_model_create(int64_t m, int64_t n, int64_t nnz, slp_model_t **out)
     return SLP_OK;
 }
 
-void slp_names_free(char **names, int64_t count)
-{
-    if (!names)
-        return;
-    for (int64_t k = 0; k < count; k++)
-        free(names[k]);
-    free(names);
-}
-
 void slp_model_destroy(slp_model_t **model)
 {
     if (!model || !*model)

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "names.h" /* slp_names_free for the name arrays */
 
 typedef struct slp_model {
     char *name;          /* NAME from the file ("" if none) */
@@ -40,8 +41,6 @@ typedef struct slp_model {
  * set to the MPS defaults lv = 0, uv = +inf, lc = -inf, uc = +inf). */
 slp_err slp_model_create(int64_t m, int64_t n, int64_t nnz, slp_model_t **out);
 void slp_model_destroy(slp_model_t **model);
-/* Free an array of `count` names (NULL, and NULL entries, allowed). */
-void slp_names_free(char **names, int64_t count);
 
 /* Name of row i / column j, generated ("R12", "C7") when the model has none. buf is
  * used only for generated names and must hold at least 32 bytes. */

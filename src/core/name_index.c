@@ -330,6 +330,15 @@ slp_err slp_name_index_insert_n(slp_name_index_t *index, const char *name, size_
                                 int64_t value, int *inserted, int64_t *existing)
 {
     int greatest = after_greatest(index, name, len);
+    int64_t run_value;
+    if (!greatest && index->npending > 0 && index->numbered &&
+        numbered_value(index, name, len, &run_value)) { /* a key of the run: no table */
+        if (existing)
+            *existing = run_value;
+        if (inserted)
+            *inserted = 0;
+        return SLP_OK;
+    }
     if (!greatest) { /* it may be there: look in the table, with every key in it */
         flush_pending(index);
         const slot_t *slot = &index->slots[probe(index, name, len, slp_name_hash(name, len))];

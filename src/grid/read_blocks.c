@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grid/fault_hook.h"
 #include "grid/read_internal.h"
 
 void slp_read_give_up(reader_t *rd, const char *why)
@@ -181,8 +182,10 @@ slp_err slp_read_distribute(reader_t *rd, slp_grid_t *grid, slp_mps_result_t *re
     memset(&block, 0, sizeof block);
     if (rc == SLP_OK && ok)
         rc = slp_read_send_entries(rd, grid, row_off, col_off, &block);
-    if (rc == SLP_OK && ok)
-        rc = slp_comm_agree(rd->comm, frame(grid, row_off, col_off, res, out));
+    if (rc == SLP_OK && ok) { /* slp_fault_nomem: the test hook of failures.sh */
+        rc = slp_fault_nomem("read-blocks");
+        rc = slp_comm_agree(rd->comm, rc != SLP_OK ? rc : frame(grid, row_off, col_off, res, out));
+    }
     if (rc == SLP_OK && ok) {
         slp_csr_free(&out->A);
         out->A = block;

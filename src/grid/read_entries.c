@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grid/fault_hook.h"
 #include "grid/read_internal.h"
 
 #define ROUND_MIN ((int64_t)1 << 16) /* entries a round takes from a piece, at least */
@@ -245,7 +246,8 @@ static slp_err send_rounds(reader_t *rd, route_t *rt, places_t *pl, slp_csr_t *a
         int64_t lo = hi > size ? hi - size : 0;
         block_entry_t *in = NULL;
         int64_t count = 0;
-        rc = slp_comm_agree(rd->comm, pack_round(rt, lo, hi, out, per));
+        rc = slp_fault_nomem("read-entries"); /* the test hook of failures.sh */
+        rc = slp_comm_agree(rd->comm, rc != SLP_OK ? rc : pack_round(rt, lo, hi, out, per));
         if (rc == SLP_OK)
             rc = slp_comm_exchange_from(rd->comm, out, per, sizeof *out, (void **)&in, &count,
                                         got);

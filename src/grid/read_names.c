@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grid/fault_hook.h"
 #include "grid/read_internal.h"
 
 void slp_read_names_free(slp_read_names_t *names)
@@ -57,8 +58,9 @@ slp_err slp_read_block_names(reader_t *rd, const slp_grid_t *grid,
         int64_t hi = lp->col_off[c + 1] < first + n ? lp->col_off[c + 1] : first + n;
         per[c] = hi > lo ? packed_bytes(cols, lo - first, hi - first) : 0;
     }
-    slp_err rc = slp_comm_agree(rd->comm, ok ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of "
-                                                                  "memory for the names"));
+    slp_err rc = ok ? slp_fault_nomem("read-names") /* the test hook of failures.sh */
+                    : slp_error(SLP_ERR_NOMEM, "out of memory for the names");
+    rc = slp_comm_agree(rd->comm, rc);
     void *recv = NULL;
     int64_t got = 0;
     if (rc == SLP_OK)

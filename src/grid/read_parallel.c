@@ -18,6 +18,7 @@
 #include "core/model.h"
 #include "core/name_index.h"
 #include "core/timer.h"
+#include "grid/fault_hook.h"
 #include "grid/read_internal.h"
 #include "grid/read_layout.h"
 #include "io/text_in.h"
@@ -124,7 +125,8 @@ static void parse_piece(reader_t *rd, int64_t begin, int64_t end, int64_t lines_
 {
     if (rd->irregular || begin >= end)
         return;
-    if (slp_mps_pieces_read(rd->pc, begin, end, lines_before, kind) != SLP_OK) {
+    if (slp_fault_nomem("read-pieces") != SLP_OK || /* the test hook of failures.sh */
+        slp_mps_pieces_read(rd->pc, begin, end, lines_before, kind) != SLP_OK) {
         slp_error_clear();
         slp_read_give_up(rd, "a line the one-process reader warns about or refuses");
     } else if (slp_mps_pieces_irregular(rd->pc)) {

@@ -36,6 +36,7 @@ typedef struct {
     int op;          /* T_OP: '<', '>' or '=' */
     int section;     /* T_SECTION: section_t */
     char *text;      /* T_NAME, T_LABEL, T_SECTION: owned */
+    size_t len;      /* strlen(text) */
     size_t text_cap;
     int64_t line;
 } tok_t;
@@ -56,7 +57,9 @@ typedef struct {
     int64_t n, n_cap, m, m_cap;
     double *c, *lv, *uv, *lc, *uc;
     unsigned char *is_int, *semi;
-    char **col_names, **row_names;
+    char **col_names, **row_names; /* pointing into `names` (packed for the model) */
+    slp_name_store_t names;
+    size_t col_name_bytes, row_name_bytes; /* their lengths plus one each */
     slp_triplets_t tri;
     int64_t *stamp, *slot; /* per column: the row that last used it, its term's index */
     int64_t *term_col;     /* one row's merged terms */
@@ -115,6 +118,12 @@ static slp_err read_line(lp_t *lp, int *got)
     return SLP_OK;
 }
 
+/* isspace's characters in the C locale. */
+static int is_space(char ch)
+{
+    return ch == ' ' || (ch >= '\t' && ch <= '\r');
+}
+
 static int is_name_char(int ch)
 {
     return ch > ' ' && ch < 127 && !slp_lp_reserved(ch);
@@ -131,6 +140,7 @@ static slp_err set_text(tok_t *t, const char *s, size_t len)
     }
     memcpy(t->text, s, len);
     t->text[len] = '\0';
+    t->len = len;
     return SLP_OK;
 }
 
@@ -185,7 +195,7 @@ static slp_err next_token(lp_t *lp, tok_t *t)
             lp->block_comment = !close;
             continue;
         }
-        while (*p && isspace((unsigned char)*p))
+        while (is_space(*p)) /* not isspace, which costs a call a character */
             p++;
         if (!*p || (*p == '\\' && p[1] != '*')) { /* end of line or a comment */
             lp->pos = NULL;
@@ -305,10 +315,10 @@ static slp_err grow(void **p, int64_t cap, size_t elem)
 }
 
 /* The column named `name`, created (bounds [0, inf), cost 0) on first use. */
-static slp_err column(lp_t *lp, const char *name, int64_t *out)
+static slp_err column(lp_t *lp, const char *name, size_t len, int64_t *out)
 {
     int inserted = 0;
-    SLP_CALL(slp_name_index_insert(lp->cols, name, lp->n, &inserted, out));
+    SLP_CALL(slp_name_index_insert_n(lp->cols, name, len, lp->n, &inserted, out));
     if (!inserted)
         return SLP_OK;
     if (lp->n == lp->n_cap) {
@@ -329,7 +339,8 @@ static slp_err column(lp_t *lp, const char *name, int64_t *out)
     lp->uv[j] = INFINITY;
     lp->is_int[j] = lp->semi[j] = 0;
     lp->stamp[j] = -1;
-    lp->col_names[j] = slp_strdup(name);
+    lp->col_names[j] = slp_name_store_add(&lp->names, name, len, lp->path);
+    lp->col_name_bytes += len + 1;
     *out = j;
     return lp->col_names[j] ? SLP_OK : SLP_ERR_NOMEM;
 }
@@ -379,7 +390,9 @@ static slp_err new_row(lp_t *lp, const char *name, int64_t line, int64_t *out)
     int64_t i = lp->m++;
     lp->lc[i] = -INFINITY;
     lp->uc[i] = INFINITY;
-    lp->row_names[i] = slp_strdup(name);
+    size_t len = strlen(name);
+    lp->row_names[i] = slp_name_store_add(&lp->names, name, len, lp->path);
+    lp->row_name_bytes += len + 1;
     *out = i;
     return lp->row_names[i] ? SLP_OK : SLP_ERR_NOMEM;
 }
@@ -433,7 +446,7 @@ static slp_err expression(lp_t *lp, int64_t row, double *constant, int *vars, in
         if (!isfinite(coef))
             return lp_error(lp, t->line, "infinite coefficient");
         int64_t j = 0;
-        SLP_CALL(column(lp, t->text, &j));
+        SLP_CALL(column(lp, t->text, t->len, &j));
         advance(lp);
         if (row < 0)
             lp->c[j] += sign * coef;
@@ -566,7 +579,7 @@ static slp_err bound(lp_t *lp)
     SLP_CALL(peek(lp, 0, &t));
     int64_t line = t->line, j = 0;
     if (t->kind == T_NAME) {
-        SLP_CALL(column(lp, t->text, &j));
+        SLP_CALL(column(lp, t->text, t->len, &j));
         advance(lp);
         SLP_CALL(peek(lp, 0, &t));
         if (t->kind == T_NAME && !strcasecmp(t->text, "free")) {
@@ -611,7 +624,7 @@ static slp_err bound(lp_t *lp)
         t->kind = T_NAME; /* "-inf <= 4 <= 7": the column named "4" */
     if (t->kind != T_NAME)
         return lp_error(lp, t->line, "expected a variable in a bound");
-    SLP_CALL(column(lp, t->text, &j));
+    SLP_CALL(column(lp, t->text, t->len, &j));
     advance(lp);
     int rev = op1 == '<' ? '>' : op1 == '>' ? '<' : '=';
     apply_op(rev, v1, &lp->lv[j], &lp->uv[j]);
@@ -641,7 +654,7 @@ static slp_err markers(lp_t *lp, int section)
         if (t->kind != T_NAME)
             return lp_error(lp, t->line, "expected a variable name");
         int64_t j = 0;
-        SLP_CALL(column(lp, t->text, &j));
+        SLP_CALL(column(lp, t->text, t->len, &j));
         lp->is_int[j] = 1;
         if (section == S_BIN) {
             lp->lv[j] = fmax(lp->lv[j], 0.0);
@@ -705,8 +718,9 @@ static void lp_free(lp_t *lp)
     free(lp->c), free(lp->lv), free(lp->uv), free(lp->lc), free(lp->uc);
     free(lp->is_int), free(lp->semi), free(lp->stamp), free(lp->slot);
     free(lp->term_col), free(lp->term_val);
-    slp_names_free(lp->col_names, lp->n);
-    slp_names_free(lp->row_names, lp->m);
+    free(lp->col_names); /* the names are in lp->names */
+    free(lp->row_names);
+    slp_name_store_free(&lp->names);
     free(lp->obj_name);
     slp_triplets_free(&lp->tri);
 }
@@ -718,8 +732,15 @@ static slp_err to_model(lp_t *lp, slp_model_t **out)
     SLP_CALL(slp_model_create(0, 0, 0, &model));
     int64_t *col_ptr = NULL, *row = NULL, nnz = 0;
     double *val = NULL;
+    char **col_names = NULL, **row_names = NULL;
     slp_err rc = slp_triplets_to_csc(lp->path, &lp->tri, lp->n, &col_ptr, &row, &val, &nnz);
+    if (rc == SLP_OK)
+        rc = slp_names_pack(lp->col_names, lp->n, lp->col_name_bytes, &col_names);
+    if (rc == SLP_OK)
+        rc = slp_names_pack(lp->row_names, lp->m, lp->row_name_bytes, &row_names);
     if (rc != SLP_OK) {
+        free(col_ptr), free(row), free(val);
+        slp_names_free(col_names, lp->n);
         slp_model_destroy(&model);
         return rc;
     }
@@ -740,8 +761,7 @@ static slp_err to_model(lp_t *lp, slp_model_t **out)
     model->lc = lp->lc, model->uc = lp->uc;
     lp->c = lp->lv = lp->uv = lp->lc = lp->uc = NULL;
     model->col_ptr = col_ptr, model->row_idx = row, model->val = val;
-    model->col_names = lp->col_names, model->row_names = lp->row_names;
-    lp->col_names = lp->row_names = NULL;
+    model->col_names = col_names, model->row_names = row_names;
     if (integers) {
         model->is_int = lp->is_int;
         lp->is_int = NULL;

@@ -33,6 +33,7 @@
 
 #include "core/interrupt.h"
 #include "core/log.h"
+#include "core/names.h"
 #include "core/name_index.h"
 #include "io/text_in.h"
 
@@ -114,13 +115,6 @@ typedef struct {
     double value;
 } dline_t;
 
-/* A block of column names (pieces keep their names in these: no heap block a name). */
-typedef struct name_chunk {
-    struct name_chunk *next;
-    size_t used, cap;
-    char data[];
-} name_chunk_t;
-
 typedef struct {
     /* input: a text reader, or (a piece of a parallel read) bytes [pos, limit) of src */
     const char *path;
@@ -175,9 +169,10 @@ typedef struct {
     slp_name_index_t *cols;
     int64_t n, col_cap;
     char **col_names;
-    name_chunk_t *name_chunks; /* pieces: where row_names and col_names point (else a heap
-                                * block each) */
-    int names_in_chunks;
+    slp_name_store_t names;    /* where row_names and col_names point */
+    size_t row_name_bytes, col_name_bytes; /* the names' lengths plus one each */
+    int piece_keeps_names;     /* a piece of a parallel read: the names stay with it, else
+                                * finish packs them into the result (slp_names_pack) */
     double *c, *lv, *uv;
     unsigned char *col_flags, *is_int;
     int cols_in_order;   /* every column name came after the one before (name_after), and
@@ -186,6 +181,7 @@ typedef struct {
     int64_t col_searches; /* find_column: binary searches so far */
     int64_t cur_col;     /* column of the current COLUMNS run, or -1 */
     size_t cur_col_len;  /* the length of its name */
+    size_t last_col_len; /* the length of column n-1's name */
     int in_int_block;
     int64_t first_marker_col; /* columns before the first MARKER line, -1 before one */
     int64_t nnz;
@@ -194,6 +190,7 @@ typedef struct {
     /* result */
     char *name;
     char *obj_name;
+    size_t obj_len; /* its length */
     int sense;
     int sense_given;      /* an OBJSENSE was read (a second one is an error) */
     double obj_const;
@@ -754,28 +751,6 @@ static slp_err grow(void *ptr_to_array, int64_t count, size_t elem)
     return SLP_OK;
 }
 
-/* Room for a name of `bytes` bytes in the parser's name chunks (pieces of a parallel
- * read: their names live only as long as the piece; about 20 bytes a name fewer than
- * heap blocks, and no malloc a row or column). */
-#define NAME_CHUNK ((size_t)1 << 20)
-static char *chunk_name(parser_t *p, size_t bytes)
-{
-    name_chunk_t *c = p->name_chunks;
-    if (!c || c->cap - c->used < bytes) {
-        size_t cap = bytes > NAME_CHUNK ? bytes : NAME_CHUNK;
-        name_chunk_t *fresh = malloc(sizeof *fresh + cap);
-        if (!fresh) {
-            slp_error(SLP_ERR_NOMEM, "out of memory for the names of %s", p->path);
-            return NULL;
-        }
-        *fresh = (name_chunk_t){c, 0, cap};
-        p->name_chunks = c = fresh;
-    }
-    char *at = c->data + c->used;
-    c->used += bytes;
-    return at;
-}
-
 static slp_err add_row(parser_t *p, const char *name, char type)
 {
     if (p->m == p->row_cap) {
@@ -789,11 +764,11 @@ static slp_err add_row(parser_t *p, const char *name, char type)
         p->row_cap = cap;
     }
     int64_t i = p->m;
-    size_t bytes = strlen(name) + 1;
-    p->row_names[i] = p->names_in_chunks ? chunk_name(p, bytes) : slp_malloc(bytes);
+    size_t len = strlen(name);
+    p->row_names[i] = slp_name_store_add(&p->names, name, len, p->path); /* no malloc a row */
+    p->row_name_bytes += len + 1;
     if (!p->row_names[i])
         return SLP_ERR_NOMEM;
-    memcpy(p->row_names[i], name, bytes);
     p->m++;
     p->row_type[i] = type;
     p->rhs[i] = 0.0;
@@ -807,8 +782,14 @@ int slp_mps_name_order(const char *a, size_t alen, const char *b, size_t blen)
 {
     if (alen != blen)
         return alen < blen ? -1 : 1;
-    int c = memcmp(a, b, alen);
-    return (c > 0) - (c < 0);
+    if (alen > 32) {
+        int c = memcmp(a, b, alen);
+        return (c > 0) - (c < 0);
+    }
+    for (size_t k = 0; k < alen; k++) /* short names: without the call of memcmp */
+        if (a[k] != b[k])
+            return (unsigned char)a[k] < (unsigned char)b[k] ? -1 : 1;
+    return 0;
 }
 
 /* name comes after the C string s (slp_mps_name_order). */
@@ -830,11 +811,11 @@ static slp_err add_col(parser_t *p, tok_t name, int64_t *out)
         p->col_cap = cap;
     }
     int64_t j = p->n;
-    p->col_names[j] = p->names_in_chunks ? chunk_name(p, name.len + 1) : slp_malloc(name.len + 1);
+    p->col_names[j] = slp_name_store_add(&p->names, name.s, name.len, p->path);
+    p->col_name_bytes += name.len + 1;
     if (!p->col_names[j])
         return SLP_ERR_NOMEM;
-    memcpy(p->col_names[j], name.s, name.len);
-    p->col_names[j][name.len] = '\0';
+    p->last_col_len = name.len;
     p->n++;
     p->c[j] = 0.0;
     p->lv[j] = 0.0;
@@ -909,6 +890,9 @@ static int64_t find_column(parser_t *p, tok_t name)
 /* Row code of a name: >= 0 constraint, CODE_OBJ, CODE_DROPPED, CODE_UNKNOWN. */
 static int64_t row_code(parser_t *p, tok_t name)
 {
+    /* the objective row first: it is named on many COLUMNS lines (every column's cost) */
+    if (p->obj_name && name.len == p->obj_len && slp_names_equal(p->obj_name, name.s, name.len))
+        return CODE_OBJ;
     return slp_name_index_find_n(p->rows, name.s, name.len);
 }
 
@@ -1315,6 +1299,7 @@ static slp_err apply_row(parser_t *p, const dline_t *d)
         p->obj_name = slp_strdup(d->name);
         if (!p->obj_name)
             return SLP_ERR_NOMEM;
+        p->obj_len = strlen(d->name);
         if (p->cb && p->cb->on_row)
             SLP_CALL(p->cb->on_row(p->cb->user, SLP_MPS_OBJ_ROW, d->name, 'N'));
     } else if (code == CODE_DROPPED) {
@@ -1341,7 +1326,9 @@ static slp_err enter_column(parser_t *p, tok_t name, int64_t *out)
      * index: a name seen before becomes a second column, and the read's directory of
      * names finds the pair) */
     int inserted = 1;
-    if (!p->cols_in_order || (p->n > 0 && !name_after(name, p->col_names[p->n - 1]))) {
+    if (!p->cols_in_order ||
+        (p->n > 0 && slp_mps_name_order(name.s, name.len, p->col_names[p->n - 1],
+                                         p->last_col_len) <= 0)) {
         SLP_CALL(index_columns(p));
         p->cols_in_order = 0;
         if (p->cols)
@@ -1999,17 +1986,7 @@ static void parser_free(parser_t *p)
     free(p->objname);
     slp_name_index_destroy(&p->rows);
     slp_name_index_destroy(&p->cols);
-    if (p->row_names && !p->names_in_chunks)
-        for (int64_t i = 0; i < p->m; i++)
-            free(p->row_names[i]);
-    if (p->col_names && !p->names_in_chunks)
-        for (int64_t j = 0; j < p->n; j++)
-            free(p->col_names[j]);
-    while (p->name_chunks) {
-        name_chunk_t *next = p->name_chunks->next;
-        free(p->name_chunks);
-        p->name_chunks = next;
-    }
+    slp_name_store_free(&p->names);
     free(p->row_names);
     free(p->row_type);
     free(p->rhs);
@@ -2032,14 +2009,8 @@ void slp_mps_result_free(slp_mps_result_t *res)
 {
     if (!res)
         return;
-    if (res->row_names)
-        for (int64_t i = 0; i < res->m; i++)
-            free(res->row_names[i]);
-    if (res->col_names)
-        for (int64_t j = 0; j < res->n; j++)
-            free(res->col_names[j]);
-    free(res->row_names);
-    free(res->col_names);
+    slp_names_free(res->row_names, res->m);
+    slp_names_free(res->col_names, res->n);
     free(res->name);
     free(res->obj_name);
     free(res->lc);
@@ -2083,9 +2054,14 @@ static slp_err finish(parser_t *p, slp_mps_result_t *out)
     out->m = p->m;
     out->n = p->n;
     out->nnz = p->nnz;
-    if (!p->names_in_chunks) { /* a piece's names stay with it (slp_mps_pieces_columns) */
-        out->row_names = p->row_names, p->row_names = NULL;
-        out->col_names = p->col_names, p->col_names = NULL;
+    if (!p->piece_keeps_names) { /* (slp_mps_pieces_columns) */
+        slp_err err = slp_names_pack(p->row_names, p->m, p->row_name_bytes, &out->row_names);
+        if (!err)
+            err = slp_names_pack(p->col_names, p->n, p->col_name_bytes, &out->col_names);
+        if (err) {
+            slp_mps_result_free(out);
+            return err;
+        }
     }
     out->lc = p->rhs, p->rhs = NULL;
     out->uc = p->range, p->range = NULL;
@@ -2157,7 +2133,7 @@ slp_err slp_mps_pieces_open(const char *path, slp_text_at_t *src,
     parser_t *p = &(*out)->p;
     slp_err err = parser_init(p, path, cb);
     p->quiet = 1;
-    p->names_in_chunks = 1;
+    p->piece_keeps_names = 1;
     p->src = src;
     if (err)
         slp_mps_pieces_close(out);

@@ -80,6 +80,8 @@ typedef struct slp_mps_result {
     double obj_const;    /* minus the RHS of the objective row */
     int64_t m, n;        /* constraint rows, columns */
     int64_t nnz;         /* entries passed to on_entry */
+    /* the names, each array packed in one block (slp_names_pack): a caller that takes
+     * one over frees it with slp_names_free */
     char **row_names;    /* [m] */
     char **col_names;    /* [n] */
     double *lc, *uc;     /* [m] row bounds (from type, RHS and RANGES) */

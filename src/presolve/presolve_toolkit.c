@@ -13,6 +13,7 @@
 
 #include "core/log.h"
 #include "core/timer.h"
+#include "grid/fault_hook.h"
 #include "grid/reduce.h"
 
 /* One world sum for a batch: `col` are n-space values (replicated down grid
@@ -42,34 +43,15 @@ slp_err ps_batch_sums(slp_grid_t *grid, double *col, int ncol, double *row, int 
     return SLP_OK;
 }
 
-/* Test hook (tests/mpi/failures.sh): SLP_TEST_PRESOLVE_NOMEM=KIND:R makes world rank R
- * fail its first allocation of that kind, "scratch" (ps_alloc_all) or "record"
- * (ps_grow). Returns whether this allocation is the one to fail. */
-static int injected_failure(const char *kind)
-{
-    static int done;
-    const char *hook = getenv("SLP_TEST_PRESOLVE_NOMEM");
-    size_t len = strlen(kind);
-    if (done || !hook || strncmp(hook, kind, len) != 0 || hook[len] != ':' ||
-        atoi(hook + len + 1) != slp_comm_rank(slp_comm_world()))
-        return 0;
-    done = 1;
-    return 1;
-}
-
 /* A pass's scratch, allocated on every rank or on none: a rank that could not allocate
  * and returned would leave the others waiting in the pass's first collective.
  * Collective. */
 slp_err ps_alloc_all(ps_ctx_t *x, void *out_ptr, size_t count, size_t size)
 {
-    slp_err rc;
-    if (injected_failure("scratch")) {
-        *(void **)out_ptr = NULL;
-        rc = slp_error(SLP_ERR_NOMEM, "presolve: out of memory (%zu bytes of scratch; "
-                       "injected by SLP_TEST_PRESOLVE_NOMEM)", count * size);
-    } else {
+    *(void **)out_ptr = NULL;
+    slp_err rc = slp_fault_nomem("presolve-scratch"); /* the test hook of failures.sh */
+    if (rc == SLP_OK)
         rc = slp_alloc(out_ptr, count, size);
-    }
     rc = slp_comm_agree(x->grid->world, rc);
     if (rc != SLP_OK) {
         free(*(void **)out_ptr);
@@ -102,10 +84,8 @@ int ps_grow(slp_presolve_t *p, void *array_ptr, int64_t *cap, int64_t need, size
 {
     if (p->deferred != SLP_OK)
         return 0;
-    if (injected_failure("record"))
-        p->deferred = slp_error(SLP_ERR_NOMEM, "presolve: out of memory for %s (injected by "
-                                "SLP_TEST_PRESOLVE_NOMEM)", what);
-    else
+    p->deferred = slp_fault_nomem("presolve-record"); /* the test hook of failures.sh */
+    if (p->deferred == SLP_OK)
         p->deferred = slp_grow(array_ptr, cap, need, size, first, what);
     return p->deferred == SLP_OK;
 }

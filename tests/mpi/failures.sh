@@ -4,7 +4,8 @@
 # printed once (by the rank that saw it), never a hang:
 #   one rank's block file missing; one rank's block corrupted (checksum); a slice with
 #   NaN behind a valid checksum; NaN text in an MPS coefficient; the wrong rank count;
-#   a model too large for --mem-limit; one rank out of memory in presolve.
+#   a model too large for --mem-limit; one rank out of memory in presolve, and in the
+#   parallel MPS reader's phases (SLP_TEST_NOMEM, src/grid/fault_hook.h).
 # And NaN in the iterates (finite data of 1e300): every rank agrees on status
 # numerical_error (a result, exit 0, JSON written) and stops promptly.
 set -u
@@ -102,9 +103,35 @@ expect_failure too_big "limit" "${MPIRUN[@]}" -np 4 "$BIN" solve "$T/good.shards
 # are removed the rank finishes the pass and the ranks agree after it. Either way no rank
 # is left waiting in a collective.
 for kind in scratch record; do
-  expect_failure "presolve_nomem_$kind" "out of memory" env SLP_TEST_PRESOLVE_NOMEM=$kind:1 \
-    "${MPIRUN[@]}" -x SLP_TEST_PRESOLVE_NOMEM -np 4 "$BIN" solve "$T/good.shards"
+  expect_failure "presolve_nomem_$kind" "out of memory" env SLP_TEST_NOMEM=presolve-$kind:1 \
+    "${MPIRUN[@]}" -x SLP_TEST_NOMEM -np 4 "$BIN" solve "$T/good.shards"
 done
+
+# One rank out of memory while the ranks read one MPS file together
+# (docs/parallel-input.md): in the exchange of the entries, in the blocks, and in the
+# names sent for the shards every rank ends with the failing rank's message and no
+# shard directory appears; a failure inside a rank's piece makes rank 0 read the file
+# alone (the rule for anything a piece cannot take), with the same optimum.
+"$BIN" gen mcf --commodities 6 --factories 2 --warehouses 4 --stores 3 --mps mcf.mps --quiet ||
+  fail gen mcf
+for case in read-entries:1 read-blocks:3; do
+  expect_failure "nomem_$case" "out of memory at ${case%:*}" env SLP_TEST_NOMEM=$case \
+    "${MPIRUN[@]}" -x SLP_TEST_NOMEM -np 4 "$BIN" solve "$T/mcf.mps" --grid 2x2 --parallel-read on
+done
+expect_failure nomem_read-names "out of memory at read-names" env SLP_TEST_NOMEM=read-names:2 \
+  "${MPIRUN[@]}" -x SLP_TEST_NOMEM -np 4 "$BIN" shard "$T/mcf.mps" --grid 2x2 --out "$T/names.d"
+[ ! -e names.d ] || fail "nomem_read-names: a shard directory was left"
+timeout 30 env SLP_TEST_NOMEM=read-pieces:1 "${MPIRUN[@]}" -x SLP_TEST_NOMEM -np 4 "$BIN" solve \
+  "$T/mcf.mps" --grid 2x2 --verbose --json pieces.json > pieces.out 2>&1 || { cat pieces.out; fail "nomem_read-pieces: exit status"; }
+grep -q "rank 0 reads the file instead (rank 1:" pieces.out || { cat pieces.out; fail "nomem_read-pieces: no fallback"; }
+"$BIN" solve mcf.mps --json one.json --quiet || fail "mcf one process"
+python3 - pieces.json one.json <<'PY' || fail "nomem_read-pieces: another result than one process"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert a["status"] == b["status"] == "optimal", (a["status"], b["status"])
+assert abs(a["objective"] - b["objective"]) <= 1e-6 * (1 + abs(b["objective"])), (a["objective"], b["objective"])
+PY
+echo "nomem_read-pieces: rank 0 read the file, optimal as one process"
 
 # NaN in the iterates: finite but huge data (1e300 objective and bounds) overflows.
 "$BIN" gen qap --size 6 --grid 2x2 --out huge.shards --quiet || fail gen

@@ -278,6 +278,8 @@ static void test_semantics(void)
     const char *cols[4] = {"X1", "X2", "X3", "X4"};
     for (int j = 0; j < 4; j++)
         CHECK(!strcmp(mo->col_names[j], cols[j]), "col %d is %s", j, cols[j]);
+    CHECK(mo->col_names[0] == (char *)(mo->col_names + 4), "the reader packs the names in "
+          "one block (slp_names_pack)");
     CHECK(mo->obj_const == 2.5, "obj RHS -2.5 -> constant 2.5");
     /* objective: first value kept (7.0 ignored), D exponent */
     CHECK(mo->c[0] == 1.0 && mo->c[1] == 15.0 && mo->c[2] == 0.0 && mo->c[3] == 0.0, "c");
@@ -899,8 +901,28 @@ static void test_number_prefix(void)
     CHECK(bad == 0, "%d number prefixes read otherwise than strtod", bad);
 }
 
+/* Packed names read back as given, and slp_names_free frees both forms (ASan checks). */
+static void test_names_pack(void)
+{
+    char *given[3] = {"R1", "", "a_long_column_name_of_forty_bytes_or_so__"};
+    char **packed = NULL;
+    size_t bytes = 0;
+    for (int k = 0; k < 3; k++)
+        bytes += strlen(given[k]) + 1;
+    CHECK(slp_names_pack(given, 3, bytes, &packed) == SLP_OK, "pack three names");
+    for (int k = 0; packed && k < 3; k++)
+        CHECK(!strcmp(packed[k], given[k]), "packed name %d is '%s'", k, given[k]);
+    slp_names_free(packed, 3);
+    char **separate = calloc(2, sizeof *separate);
+    separate[0] = strdup("x"), separate[1] = strdup("y");
+    slp_names_free(separate, 2);
+    CHECK(slp_names_pack(given, 0, 0, &packed) == SLP_OK, "pack no names");
+    slp_names_free(packed, 0);
+}
+
 int main(int argc, char **argv)
 {
+    test_names_pack();
     test_numbers_exact();
     test_number_prefix();
     shared_dir = argc > 1 ? argv[1] : "../shared";

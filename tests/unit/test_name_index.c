@@ -107,6 +107,9 @@ static void test_numbered(const char *prefix)
         snprintf(name, sizeof name, "%s%d", prefix, ROWS - 1);
         bad += slp_name_index_insert(index, name, 1, &inserted, &existing) != SLP_OK ||
                inserted || existing != 5 + ROWS - 1;
+        /* ... and so is a repeat of a key outside the run (the table), run or not */
+        bad += slp_name_index_insert(index, "OBJ", 1, &inserted, &existing) != SLP_OK ||
+               inserted || existing != 77;
         if (pass == 0) /* a smaller new name: the run goes into the table */
             bad += slp_name_index_insert(index, "A", 3, &inserted, NULL) != SLP_OK || !inserted;
     }
