@@ -405,14 +405,84 @@ static int ends_expression(const tok_t *t)
     return t->kind == T_OP || t->kind == T_LABEL || t->kind == T_SECTION || t->kind == T_END;
 }
 
+static const char *skip_blanks(const char *p)
+{
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return p;
+}
+
+/* A term read straight from the line (docs/lp-format.md "Reading speed"): one sign, an
+ * optional number followed by a blank, a name, all on this line, with nothing the
+ * tokenizer would read another way (a number glued to a name or led by a zero, a label,
+ * inf, a comment, a second sign, a line break inside the term). Returns 1 with the
+ * signed coefficient, the name and *end after it; 0 for anything else, which the tokens
+ * then read as before. */
+static int plain_term(const char *p, double *coef, const char **name, size_t *len,
+                      const char **end)
+{
+    if (*p != '+' && *p != '-')
+        return 0;
+    double sign = *p == '-' ? -1.0 : 1.0, value = 1.0;
+    p = skip_blanks(p + 1);
+    if ((*p >= '0' && *p <= '9') || *p == '.') {
+        char *after = NULL;
+        if (*p >= '1' && *p <= '9' && (p[1] == ' ' || p[1] == '\t')) { /* 1: no parse */
+            value = *p - '0';
+            after = (char *)p + 1;
+        } else {
+            if (p[0] == '0' && p[1] >= '0' && p[1] <= '9')
+                return 0;
+            value = slp_parse_number_prefix(p, &after);
+            if (after == p || !isfinite(value))
+                return 0;
+        }
+        if (*after != ' ' && *after != '\t')
+            return 0;
+        p = skip_blanks(after);
+    }
+    const char *start = p;
+    if ((*p >= '0' && *p <= '9') || *p == '.')
+        return 0;
+    while (is_name_char((unsigned char)*p))
+        p++;
+    size_t n = (size_t)(p - start);
+    if (n == 0 || *skip_blanks(p) == ':' || (n == 3 && !strncasecmp(start, "inf", 3)) ||
+        (n == 8 && !strncasecmp(start, "infinity", 8)))
+        return 0;
+    *coef = sign * value;
+    *name = start;
+    *len = n;
+    *end = p;
+    return 1;
+}
+
 /* A linear expression: terms (into lp->terms for `row`; -1: the objective, into c)
- * and constants (summed into *constant). *vars: terms seen. */
+ * and constants (summed into *constant). *vars: terms seen. Terms of the plain form
+ * (plain_term) are read from the line while no token is waiting. */
 static slp_err expression(lp_t *lp, int64_t row, double *constant, int *vars, int *parts)
 {
     *constant = 0.0;
     *vars = 0;
     *parts = 0;
     for (;;) {
+        double coef_now;
+        const char *name, *end;
+        size_t len;
+        if (lp->q_len == 0 && lp->pos && !lp->block_comment &&
+            plain_term(skip_blanks(lp->pos), &coef_now, &name, &len, &end)) {
+            int64_t j = 0;
+            SLP_CALL(column(lp, name, len, &j));
+            lp->pos = end;
+            lp->line_start = 0;
+            if (row < 0)
+                lp->c[j] += coef_now;
+            else
+                SLP_CALL(add_term(lp, row, j, coef_now));
+            (*vars)++;
+            (*parts)++;
+            continue;
+        }
         tok_t *t = NULL;
         SLP_CALL(peek(lp, 0, &t));
         if (ends_expression(t))
