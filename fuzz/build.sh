@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the libFuzzer targets and their seed corpora.
 #
-#   bash fuzz/build.sh            -> build-fuzz/fuzz_{mps,mps_parallel,shard,solution} and build-fuzz/corpus/*
+#   bash fuzz/build.sh            -> build-fuzz/fuzz_{mps,mps_parallel,lp,shard,solution} and build-fuzz/corpus/*
 #   bash fuzz/build.sh run [SEC]  -> also run each target SEC seconds (default 600), one at a
 #                                    time under nice -n 19; findings land in build-fuzz/findings/
 #
@@ -36,15 +36,17 @@ for s in $srcs; do
 done
 wait
 
-for t in mps mps_parallel shard solution; do
+for t in mps mps_parallel lp shard solution; do
   $CC -fsanitize=fuzzer $CFLAGS -I"$ROOT/fuzz" "$ROOT/fuzz/fuzz_$t.c" "${objs[@]}" -DSLP_VERSION='"fuzz"' \
       $MPI_LIB -lz -lbz2 -llzma -lm -o "$OUT/fuzz_$t"
 done
 
 # ---- seed corpora ------------------------------------------------------------------
 C="$OUT/corpus"
-mkdir -p "$C/mps" "$C/shard" "$C/solution"
+mkdir -p "$C/mps" "$C/lp" "$C/shard" "$C/solution"
 cp "$ROOT"/tests/data/mps/*.mps "$ROOT"/tests/data/check/*.mps "$C/mps/" 2>/dev/null || true
+cp "$ROOT"/tests/data/lp/*.lp "$C/lp/" 2>/dev/null || true
+for s in 1 2 3 4 5 6 7 8; do python3 "$ROOT/tests/data/random_lp.py" "$s" > "$C/lp/random-$s.lp"; done
 if [ -d "$SHARED/mps-edge" ]; then
   find "$SHARED/mps-edge" -name '*.mps' -size -20k -exec cp {} "$C/mps/" \;
 fi
@@ -77,14 +79,14 @@ for f in "$C"/mps/*.mps; do
   { printf '\001'; cat "$f"; } > "$C/mps_parallel/bgzf-$b"
 done
 # Regression inputs are seeds too.
-for t in mps mps_parallel shard solution; do
+for t in mps mps_parallel lp shard solution; do
   [ -d "$ROOT/tests/data/fuzz/$t" ] && cp "$ROOT/tests/data/fuzz/$t"/* "$C/$t/" 2>/dev/null || true
 done
 
 if [ "${1:-}" = run ]; then
   SEC=${2:-600}
   mkdir -p "$OUT/findings"
-  for t in ${SLP_FUZZ_TARGETS:-mps mps_parallel shard solution}; do
+  for t in ${SLP_FUZZ_TARGETS:-mps mps_parallel lp shard solution}; do
     mkdir -p "$OUT/findings/$t" "$OUT/work/$t"
     ( cd "$OUT/findings/$t" &&
       nice -n 19 "$OUT/fuzz_$t" -max_total_time="$SEC" -rss_limit_mb=2048 -malloc_limit_mb=1024 \

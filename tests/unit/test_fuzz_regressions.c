@@ -28,6 +28,9 @@
 #define SLP_FUZZ_ENTRY slp_fuzz_mps_parallel_entry
 #include "../../fuzz/fuzz_mps_parallel.c"
 #undef SLP_FUZZ_ENTRY
+#define SLP_FUZZ_ENTRY slp_fuzz_lp_entry
+#include "../../fuzz/fuzz_lp.c"
+#undef SLP_FUZZ_ENTRY
 
 typedef int (*fuzz_entry)(const uint8_t *data, size_t size);
 
@@ -117,6 +120,9 @@ int main(int argc, char **argv)
         snprintf(mps, sizeof mps, "%s/tests/data/mps", root);
         CHECK(run_dir(mps, slp_fuzz_mps_parallel_entry, form) > 0, "no MPS test files");
     }
+    /* the LP reader on the LP test files (the LP target's seeds) */
+    snprintf(dir, sizeof dir, "%s/tests/data/lp", root);
+    CHECK(run_dir(dir, slp_fuzz_lp_entry, -1) > 0, "no LP test files");
     snprintf(dir, sizeof dir, "%s/tests/data/fuzz/solution", root);
     CHECK(run_dir(dir, slp_fuzz_solution_entry, -1) > 0, "no solution regression inputs");
     snprintf(dir, sizeof dir, "%s/tests/data/fuzz/shard", root);
