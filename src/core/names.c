@@ -61,6 +61,7 @@ char *slp_name_store_add(slp_name_store_t *store, const char *name, size_t len,
     memcpy(at, name, len);
     at[len] = '\0';
     c->used += len + 1;
+    store->bytes += len + 1;
     return at;
 }
 
@@ -71,4 +72,5 @@ void slp_name_store_free(slp_name_store_t *store)
         free(store->last);
         store->last = prev;
     }
+    store->bytes = 0;
 }

@@ -25,6 +25,7 @@ slp_err slp_names_pack(char *const *names, int64_t count, size_t bytes, char ***
 typedef struct slp_name_chunk slp_name_chunk_t;
 typedef struct {
     slp_name_chunk_t *last;
+    size_t bytes; /* the stored names' lengths plus one each (slp_names_pack's `bytes`) */
 } slp_name_store_t;
 
 /* A copy of the len bytes at name, NUL-terminated, in the store; NULL when out of memory

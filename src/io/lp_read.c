@@ -57,9 +57,8 @@ typedef struct {
     int64_t n, n_cap, m, m_cap;
     double *c, *lv, *uv, *lc, *uc;
     unsigned char *is_int, *semi;
-    char **col_names, **row_names; /* pointing into `names` (packed for the model) */
-    slp_name_store_t names;
-    size_t col_name_bytes, row_name_bytes; /* their lengths plus one each */
+    char **col_names, **row_names; /* pointing into the stores (packed for the model) */
+    slp_name_store_t col_store, row_store;
     slp_triplets_t tri;
     int64_t *stamp, *slot; /* per column: the row that last used it, its term's index */
     int64_t *term_col;     /* one row's merged terms */
@@ -122,6 +121,20 @@ static slp_err read_line(lp_t *lp, int *got)
 static int is_space(char ch)
 {
     return ch == ' ' || (ch >= '\t' && ch <= '\r');
+}
+
+/* p past the blanks and tabs (what separates the tokens of a line). */
+static const char *skip_blanks(const char *p)
+{
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return p;
+}
+
+/* The word is inf or infinity (any case): a number, not a name. */
+static int is_infinity_word(const char *s, size_t len)
+{
+    return (len == 3 && !strncasecmp(s, "inf", 3)) || (len == 8 && !strncasecmp(s, "infinity", 8));
 }
 
 static int is_name_char(int ch)
@@ -246,9 +259,7 @@ static slp_err next_token(lp_t *lp, tok_t *t)
             const char *word_end = end;
             while (end != p && is_name_char((unsigned char)*word_end))
                 word_end++;
-            const char *after = word_end;
-            while (*after == ' ' || *after == '\t')
-                after++;
+            const char *after = skip_blanks(word_end);
             int label = *after == ':';
             if (end != p && !zero_led && (word_end == end || !label)) {
                 t->kind = label ? T_LABEL : T_NUM; /* "1:" labels row 1 */
@@ -266,14 +277,11 @@ static slp_err next_token(lp_t *lp, tok_t *t)
         while (is_name_char((unsigned char)*p))
             p++;
         size_t len = (size_t)(p - start);
-        const char *after = p;
-        while (*after == ' ' || *after == '\t')
-            after++;
+        const char *after = skip_blanks(p);
         if (*after == ':') {
             t->kind = T_LABEL;
             lp->pos = after + 1;
-        } else if ((len == 3 && !strncasecmp(start, "inf", 3)) ||
-                   (len == 8 && !strncasecmp(start, "infinity", 8))) {
+        } else if (is_infinity_word(start, len)) {
             t->kind = T_NUM;
             t->num = INFINITY;
             lp->pos = p;
@@ -339,8 +347,7 @@ static slp_err column(lp_t *lp, const char *name, size_t len, int64_t *out)
     lp->uv[j] = INFINITY;
     lp->is_int[j] = lp->semi[j] = 0;
     lp->stamp[j] = -1;
-    lp->col_names[j] = slp_name_store_add(&lp->names, name, len, lp->path);
-    lp->col_name_bytes += len + 1;
+    lp->col_names[j] = slp_name_store_add(&lp->col_store, name, len, lp->path);
     *out = j;
     return lp->col_names[j] ? SLP_OK : SLP_ERR_NOMEM;
 }
@@ -390,9 +397,7 @@ static slp_err new_row(lp_t *lp, const char *name, int64_t line, int64_t *out)
     int64_t i = lp->m++;
     lp->lc[i] = -INFINITY;
     lp->uc[i] = INFINITY;
-    size_t len = strlen(name);
-    lp->row_names[i] = slp_name_store_add(&lp->names, name, len, lp->path);
-    lp->row_name_bytes += len + 1;
+    lp->row_names[i] = slp_name_store_add(&lp->row_store, name, strlen(name), lp->path);
     *out = i;
     return lp->row_names[i] ? SLP_OK : SLP_ERR_NOMEM;
 }
@@ -405,11 +410,14 @@ static int ends_expression(const tok_t *t)
     return t->kind == T_OP || t->kind == T_LABEL || t->kind == T_SECTION || t->kind == T_END;
 }
 
-static const char *skip_blanks(const char *p)
+/* coef * column j into `row`'s terms, or into the objective (row -1). */
+static slp_err term_into(lp_t *lp, int64_t row, int64_t j, double coef)
 {
-    while (*p == ' ' || *p == '\t')
-        p++;
-    return p;
+    if (row < 0) {
+        lp->c[j] += coef;
+        return SLP_OK;
+    }
+    return add_term(lp, row, j, coef);
 }
 
 /* A term read straight from the line (docs/lp-format.md "Reading speed"): one sign, an
@@ -447,8 +455,7 @@ static int plain_term(const char *p, double *coef, const char **name, size_t *le
     while (is_name_char((unsigned char)*p))
         p++;
     size_t n = (size_t)(p - start);
-    if (n == 0 || *skip_blanks(p) == ':' || (n == 3 && !strncasecmp(start, "inf", 3)) ||
-        (n == 8 && !strncasecmp(start, "infinity", 8)))
+    if (n == 0 || *skip_blanks(p) == ':' || is_infinity_word(start, n))
         return 0;
     *coef = sign * value;
     *name = start;
@@ -475,10 +482,7 @@ static slp_err expression(lp_t *lp, int64_t row, double *constant, int *vars, in
             SLP_CALL(column(lp, name, len, &j));
             lp->pos = end;
             lp->line_start = 0;
-            if (row < 0)
-                lp->c[j] += coef_now;
-            else
-                SLP_CALL(add_term(lp, row, j, coef_now));
+            SLP_CALL(term_into(lp, row, j, coef_now));
             (*vars)++;
             (*parts)++;
             continue;
@@ -518,10 +522,7 @@ static slp_err expression(lp_t *lp, int64_t row, double *constant, int *vars, in
         int64_t j = 0;
         SLP_CALL(column(lp, t->text, t->len, &j));
         advance(lp);
-        if (row < 0)
-            lp->c[j] += sign * coef;
-        else
-            SLP_CALL(add_term(lp, row, j, sign * coef));
+        SLP_CALL(term_into(lp, row, j, sign * coef));
         (*vars)++;
         (*parts)++;
     }
@@ -788,9 +789,10 @@ static void lp_free(lp_t *lp)
     free(lp->c), free(lp->lv), free(lp->uv), free(lp->lc), free(lp->uc);
     free(lp->is_int), free(lp->semi), free(lp->stamp), free(lp->slot);
     free(lp->term_col), free(lp->term_val);
-    free(lp->col_names); /* the names are in lp->names */
+    free(lp->col_names); /* the names are in the stores */
     free(lp->row_names);
-    slp_name_store_free(&lp->names);
+    slp_name_store_free(&lp->col_store);
+    slp_name_store_free(&lp->row_store);
     free(lp->obj_name);
     slp_triplets_free(&lp->tri);
 }
@@ -805,9 +807,9 @@ static slp_err to_model(lp_t *lp, slp_model_t **out)
     char **col_names = NULL, **row_names = NULL;
     slp_err rc = slp_triplets_to_csc(lp->path, &lp->tri, lp->n, &col_ptr, &row, &val, &nnz);
     if (rc == SLP_OK)
-        rc = slp_names_pack(lp->col_names, lp->n, lp->col_name_bytes, &col_names);
+        rc = slp_names_pack(lp->col_names, lp->n, lp->col_store.bytes, &col_names);
     if (rc == SLP_OK)
-        rc = slp_names_pack(lp->row_names, lp->m, lp->row_name_bytes, &row_names);
+        rc = slp_names_pack(lp->row_names, lp->m, lp->row_store.bytes, &row_names);
     if (rc != SLP_OK) {
         free(col_ptr), free(row), free(val);
         slp_names_free(col_names, lp->n);

@@ -169,8 +169,7 @@ typedef struct {
     slp_name_index_t *cols;
     int64_t n, col_cap;
     char **col_names;
-    slp_name_store_t names;    /* where row_names and col_names point */
-    size_t row_name_bytes, col_name_bytes; /* the names' lengths plus one each */
+    slp_name_store_t row_store, col_store; /* where row_names and col_names point */
     int piece_keeps_names;     /* a piece of a parallel read: the names stay with it, else
                                 * finish packs them into the result (slp_names_pack) */
     double *c, *lv, *uv;
@@ -765,8 +764,7 @@ static slp_err add_row(parser_t *p, const char *name, char type)
     }
     int64_t i = p->m;
     size_t len = strlen(name);
-    p->row_names[i] = slp_name_store_add(&p->names, name, len, p->path); /* no malloc a row */
-    p->row_name_bytes += len + 1;
+    p->row_names[i] = slp_name_store_add(&p->row_store, name, len, p->path); /* no malloc */
     if (!p->row_names[i])
         return SLP_ERR_NOMEM;
     p->m++;
@@ -811,8 +809,7 @@ static slp_err add_col(parser_t *p, tok_t name, int64_t *out)
         p->col_cap = cap;
     }
     int64_t j = p->n;
-    p->col_names[j] = slp_name_store_add(&p->names, name.s, name.len, p->path);
-    p->col_name_bytes += name.len + 1;
+    p->col_names[j] = slp_name_store_add(&p->col_store, name.s, name.len, p->path);
     if (!p->col_names[j])
         return SLP_ERR_NOMEM;
     p->last_col_len = name.len;
@@ -1986,7 +1983,8 @@ static void parser_free(parser_t *p)
     free(p->objname);
     slp_name_index_destroy(&p->rows);
     slp_name_index_destroy(&p->cols);
-    slp_name_store_free(&p->names);
+    slp_name_store_free(&p->row_store);
+    slp_name_store_free(&p->col_store);
     free(p->row_names);
     free(p->row_type);
     free(p->rhs);
@@ -2055,9 +2053,9 @@ static slp_err finish(parser_t *p, slp_mps_result_t *out)
     out->n = p->n;
     out->nnz = p->nnz;
     if (!p->piece_keeps_names) { /* (slp_mps_pieces_columns) */
-        slp_err err = slp_names_pack(p->row_names, p->m, p->row_name_bytes, &out->row_names);
+        slp_err err = slp_names_pack(p->row_names, p->m, p->row_store.bytes, &out->row_names);
         if (!err)
-            err = slp_names_pack(p->col_names, p->n, p->col_name_bytes, &out->col_names);
+            err = slp_names_pack(p->col_names, p->n, p->col_store.bytes, &out->col_names);
         if (err) {
             slp_mps_result_free(out);
             return err;
