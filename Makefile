@@ -63,9 +63,9 @@ test-extended: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L guarded-full
 
 # The unit tests built with ASan and UBSan, then the distributed presolve test under
-# mpirun on two grids and the parallel MPS reader's test (tests/mpi/parallel_read.sh)
-# with the same build (leak checks off there: Open MPI's own allocations would be
-# reported).
+# mpirun on two grids and the parallel readers' tests (tests/mpi/parallel_read.sh and
+# parallel_read_lp.sh) with the same build (leak checks off there: Open MPI's own
+# allocations would be reported).
 test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSLP_SANITIZE=ON -DSLP_OPENMP=OFF >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
@@ -74,9 +74,9 @@ test-asan: deps
 	for g in 2x2 1x4; do ASAN_OPTIONS=detect_leaks=0 SLP_TEST_MAX_NNZ=20000 OMPI_MCA_pml=ob1 $(MPIRUN) -np 4 \
 	    -x SLP_SKIP_LOG=$(abspath $(ASAN_BUILD))/skipped.log $(ASAN_BUILD)/test_presolve $(CORPUS) . $$g > $(ASAN_BUILD)/presolve_$$g.log 2>&1 \
 	    || { cat $(ASAN_BUILD)/presolve_$$g.log; exit 1; }; tail -1 $(ASAN_BUILD)/presolve_$$g.log; done
-	ASAN_OPTIONS=detect_leaks=0 OMPI_MCA_pml=ob1 MPIRUN="$(MPIRUN) -x ASAN_OPTIONS" \
-	    bash tests/mpi/parallel_read.sh $(ASAN_BUILD)/shardlp . $(CORPUS) > $(ASAN_BUILD)/parallel_read.log 2>&1 \
-	    || { cat $(ASAN_BUILD)/parallel_read.log; exit 1; }; tail -1 $(ASAN_BUILD)/parallel_read.log
+	for t in parallel_read parallel_read_lp; do ASAN_OPTIONS=detect_leaks=0 OMPI_MCA_pml=ob1 MPIRUN="$(MPIRUN) -x ASAN_OPTIONS" \
+	    bash tests/mpi/$$t.sh $(ASAN_BUILD)/shardlp . $(CORPUS) > $(ASAN_BUILD)/$$t.log 2>&1 \
+	    || { cat $(ASAN_BUILD)/$$t.log; exit 1; }; tail -1 $(ASAN_BUILD)/$$t.log; done
 	@$(call skip_report,$(ASAN_BUILD)/skipped.log)
 
 # Benchmarks against HiGHS, OR-Tools, Clp (bench/README.md); bench-quick takes minutes.

@@ -71,9 +71,9 @@ fi
 for f in "$ROOT"/tests/data/check/*.sol "$ROOT"/fuzz/seeds/solution/*; do
   [ -f "$f" ] && cp "$f" "$C/solution/"
 done
-# The parallel reader's target: the MPS seeds behind a form byte (0 plain, 1 BGZF).
+# The parallel reader's target: the MPS and LP seeds behind a form byte (0 plain, 1 BGZF).
 mkdir -p "$C/mps_parallel"
-for f in "$C"/mps/*.mps; do
+for f in "$C"/mps/*.mps "$C"/lp/*.lp; do
   b=$(basename "$f")
   { printf '\000'; cat "$f"; } > "$C/mps_parallel/plain-$b"
   { printf '\001'; cat "$f"; } > "$C/mps_parallel/bgzf-$b"

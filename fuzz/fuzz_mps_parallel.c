@@ -1,5 +1,6 @@
-/* Fuzz target: the parallel MPS reader (grid/read_parallel.c on one rank: layout, piece,
- * names, bounds, blocks) against the one-process reader. Byte 0 picks the file's form
+/* Fuzz target: the parallel reader (grid/read_parallel.c on one rank: layout, piece,
+ * names, bounds, blocks; grid/read_lp.c for LP files, told by their content as every
+ * reader tells them) against the one-process reader. Byte 0 picks the file's form
  * (bit 0: plain, or BGZF as `shardlp convert` writes .gz, through io/text_at.c); the rest
  * is the file. Whenever the parallel reader takes a file, the one-process reader must
  * read it without a warning and give the same model (the grid-independent fingerprint
@@ -19,7 +20,7 @@
 #include "grid/grid.h"
 #include "grid/read_parallel.h"
 #include "io/block_out.h"
-#include "io/mps.h"
+#include "io/input_format.h"
 
 #ifndef SLP_FUZZ_ENTRY
 #define SLP_FUZZ_ENTRY LLVMFuzzerTestOneInput
@@ -39,7 +40,7 @@ static uint64_t one_process(slp_grid_t *grid, const char *path, int *read_ok, in
 {
     int64_t before = slp_warn_count();
     slp_model_t *model = NULL;
-    *read_ok = slp_mps_read(path, &model) == SLP_OK;
+    *read_ok = slp_model_read(path, &model) == SLP_OK;
     *warned = slp_warn_count() != before;
     slp_error_clear();
     uint64_t print = 0;

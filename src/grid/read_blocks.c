@@ -1,9 +1,11 @@
-/* Cuts and blocks of the parallel MPS reader (grid/read_internal.h,
+/* Cuts and blocks of the parallel reader, MPS and LP (grid/read_internal.h,
  * docs/parallel-input.md): the pieces' entries and column values go to the ranks of
  * their blocks and slices. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/model.h"
 #include "grid/fault_hook.h"
 #include "grid/read_internal.h"
 
@@ -22,6 +24,19 @@ slp_err slp_read_all_ranks(slp_comm_t *comm, slp_err rc, int ok, int *all)
     SLP_CALL(slp_comm_max_i64(comm, &bad, 1));
     *all = bad == 0;
     return SLP_OK;
+}
+
+int slp_read_model_acceptable(const slp_mps_result_t *res, int relax)
+{
+    if ((res->n_int > 0 && !relax) || !isfinite(res->obj_const) || res->m > INT32_MAX)
+        return 0;
+    for (int64_t j = 0; j < res->n; j++)
+        if (!isfinite(res->c[j]) || slp_bounds_fault_of(res->lv[j], res->uv[j]) != SLP_BOUNDS_OK)
+            return 0;
+    for (int64_t i = 0; i < res->m; i++)
+        if (slp_bounds_fault_of(res->lc[i], res->uc[i]) != SLP_BOUNDS_OK)
+            return 0;
+    return 1;
 }
 
 /* ---- cuts -------------------------------------------------------------------------- */

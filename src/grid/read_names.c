@@ -1,7 +1,7 @@
-/* The names of the blocks when P ranks write the shards of one MPS file
+/* The names of the blocks when P ranks write the shards of one MPS or LP file
  * (grid/read_parallel.h, docs/parallel-input.md "Shards from P ranks"): every rank has
- * the row names (each parses ROWS), the column names are in the pieces and go to the
- * ranks (0, c) of their column blocks. */
+ * the row names, each rank's columns' names go to the ranks (0, c) of their column
+ * blocks. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,12 +37,11 @@ static char *pack(char *const *names, int64_t lo, int64_t hi, int64_t *bytes)
 }
 
 slp_err slp_read_block_names(reader_t *rd, const slp_grid_t *grid,
-                             const slp_local_problem_t *lp, slp_read_names_t *out)
+                             const slp_local_problem_t *lp, char *const *rows,
+                             char *const *cols, int64_t n, slp_read_names_t *out)
 {
     memset(out, 0, sizeof *out);
-    int64_t m, n, bytes;
-    char *const *rows = slp_mps_pieces_rows(rd->pc, &m);
-    char *const *cols = slp_mps_pieces_columns(rd->pc, &n);
+    int64_t bytes;
     int ok = 1;
     if (grid->c == 0) {
         out->rows = pack(rows, lp->row_off[grid->r], lp->row_off[grid->r + 1], &out->rows_bytes);

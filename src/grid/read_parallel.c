@@ -1,4 +1,5 @@
-/* Reading one MPS file on every rank (grid/read_parallel.h, docs/parallel-input.md).
+/* Reading one MPS file on every rank (grid/read_parallel.h, docs/parallel-input.md);
+ * an LP file takes grid/read_lp.c to the same cuts and blocks.
  *
  * Every rank parses the head (NAME to the COLUMNS header: the rows), its piece of
  * COLUMNS, the RHS and RANGES sections, and its piece of BOUNDS. Columns are numbered by
@@ -21,6 +22,7 @@
 #include "grid/fault_hook.h"
 #include "grid/read_internal.h"
 #include "grid/read_layout.h"
+#include "io/input_format.h"
 #include "io/text_in.h"
 
 typedef struct { /* a bound resolved to its column, sent to the column's piece */
@@ -181,77 +183,6 @@ static slp_err inherit_markers(reader_t *rd)
 
 /* ---- names: a directory of hashes, split columns, BOUNDS -------------------------- */
 
-/* Byte messages to every rank, built one record at a time. */
-typedef struct {
-    char **data;
-    int64_t *len, *cap;
-} outbox_t;
-
-static slp_err outbox_put(outbox_t *ob, int dest, const void *src, size_t n)
-{
-    SLP_CALL(slp_grow(&ob->data[dest], &ob->cap[dest], ob->len[dest] + (int64_t)n, 1,
-                      GROW_FIRST, "names sent to other ranks"));
-    memcpy(ob->data[dest] + ob->len[dest], src, n);
-    ob->len[dest] += (int64_t)n;
-    return SLP_OK;
-}
-
-static slp_err outbox_name(outbox_t *ob, int dest, const char *name, size_t len, const void *tail,
-                           size_t tail_len)
-{
-    uint32_t n = (uint32_t)len;
-    SLP_CALL(outbox_put(ob, dest, &n, sizeof n));
-    SLP_CALL(outbox_put(ob, dest, name, len));
-    return outbox_put(ob, dest, tail, tail_len);
-}
-
-/* Send every rank its bytes; *in holds what this rank got (free it). Collective; `local`
- * is this rank's status (see slp_comm_allgather). */
-static slp_err outbox_send(reader_t *rd, slp_err local, outbox_t *ob, char **in,
-                           int64_t *in_len)
-{
-    int64_t total = 0;
-    for (int k = 0; k < rd->P; k++)
-        total += ob->len[k];
-    char *flat = malloc((size_t)total + 1);
-    slp_err rc = local != SLP_OK ? local
-                 : flat          ? SLP_OK
-                                 : slp_error(SLP_ERR_NOMEM, "out of memory");
-    for (int64_t k = 0, at = 0; rc == SLP_OK && k < rd->P; at += ob->len[k], k++)
-        if (ob->len[k])
-            memcpy(flat + at, ob->data[k], (size_t)ob->len[k]);
-    for (int k = 0; k < rd->P; k++) {
-        free(ob->data[k]);
-        ob->data[k] = NULL;
-    }
-    rc = slp_comm_agree(rd->comm, rc);
-    if (rc == SLP_OK)
-        rc = slp_comm_exchange(rd->comm, flat, ob->len, 1, (void **)in, in_len);
-    free(flat);
-    memset(ob->len, 0, sizeof *ob->len * (size_t)rd->P);
-    memset(ob->cap, 0, sizeof *ob->cap * (size_t)rd->P);
-    return rc;
-}
-
-/* The owner of a name in the directory: the hash's high bits (the low ones pick slots
- * in the parser's own index). */
-static int owner_of(const reader_t *rd, uint64_t hash)
-{
-    return (int)((hash >> 40) % (uint64_t)rd->P);
-}
-
-/* The next name record of a message: its name and the fixed tail after it. */
-static const char *take_name(const char **at, size_t *len, void *tail, size_t tail_len)
-{
-    uint32_t n;
-    memcpy(&n, *at, sizeof n);
-    const char *name = *at + sizeof n;
-    memcpy(tail, name + n, tail_len);
-    *at = name + n + tail_len;
-    *len = n;
-    return name;
-}
-
 typedef struct { /* the directory: a column name's hash and the column */
     uint64_t hash;
     int64_t col;
@@ -316,7 +247,7 @@ static slp_err build_directory(reader_t *rd, directory_t *dir)
     for (int pass = 0; pass < 2 && rc == SLP_OK; pass++) { /* count, then place by owner */
         for (int64_t j = 0; j < n; j++) {
             uint64_t h = slp_name_hash(names[j], strlen(names[j]));
-            int d = owner_of(rd, h);
+            int d = slp_read_owner_of(rd, h);
             if (pass == 0)
                 per[d + 1]++;
             else
@@ -436,7 +367,7 @@ static slp_err keep_bound(bound_rec_t **mine, int64_t *count, int64_t *cap, cons
  * sorted by (piece, line): in file order. With names in order (`ranges`, else NULL)
  * they go straight to the piece whose range holds the name, which finds the column by
  * a binary search (not there, or no such piece: irregular). */
-static slp_err resolve_bounds(reader_t *rd, outbox_t *ob, const directory_t *dir,
+static slp_err resolve_bounds(reader_t *rd, slp_outbox_t *ob, const directory_t *dir,
                               const name_range_t *ranges, int n_ranges)
 {
     int64_t n;
@@ -450,27 +381,27 @@ static slp_err resolve_bounds(reader_t *rd, outbox_t *ob, const directory_t *dir
         bound_rec_t r = {-1, b->key, b->type, b->has_value, b->value};
         size_t len = (size_t)b->name_len;
         int dest = ranges ? piece_of_name(ranges, n_ranges, name, len)
-                          : owner_of(rd, slp_name_hash(name, len));
+                          : slp_read_owner_of(rd, slp_name_hash(name, len));
         if (dest < 0) /* the one-process reader warns */
             slp_read_give_up(rd, "a bound on a column that is not in COLUMNS");
         else
-            rc = outbox_name(ob, dest, name, len, &r, sizeof r);
+            rc = slp_outbox_name(ob, dest, name, len, &r, sizeof r);
     }
     for (int hop = ranges ? 1 : 0; hop < 2; hop++) { /* to the owners, then to the pieces */
         char *in = NULL;
         int64_t in_len = 0;
-        rc = outbox_send(rd, rc, ob, &in, &in_len);
+        rc = slp_outbox_send(rd, rc, ob, &in, &in_len);
         for (const char *at = in; rc == SLP_OK && at < in + in_len;) {
             size_t len;
             bound_rec_t r;
-            const char *name = take_name(&at, &len, &r, sizeof r);
+            const char *name = slp_read_take_name(&at, &len, &r, sizeof r);
             if (hop == 0) {
                 r.col = directory_find(dir, slp_name_hash(name, len));
                 if (r.col < 0) /* the one-process reader warns */
                     slp_read_give_up(rd, "a bound on a column that is not in COLUMNS");
                 else
-                    rc = outbox_name(ob, slp_block_of(rd->col_start, rd->P, r.col), name, len,
-                                     &r, sizeof r);
+                    rc = slp_outbox_name(ob, slp_block_of(rd->col_start, rd->P, r.col), name,
+                                         len, &r, sizeof r);
                 continue;
             }
             if (ranges) {
@@ -512,10 +443,10 @@ static slp_err resolve_names(reader_t *rd, int *ok)
     slp_mps_pieces_columns(rd->pc, &n);
     set_rec_t *sets = malloc(sizeof *sets * (size_t)rd->P);
     int64_t *counts = malloc(sizeof *counts * (size_t)rd->P);
-    outbox_t ob = {calloc((size_t)rd->P, sizeof(char *)), calloc((size_t)rd->P, sizeof(int64_t)),
-                   calloc((size_t)rd->P, sizeof(int64_t))};
-    slp_err rc = sets && counts && ob.data && ob.len && ob.cap
-                     ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
+    slp_outbox_t ob;
+    slp_err rc = slp_outbox_open(&ob, rd->P);
+    if (rc == SLP_OK && (!sets || !counts))
+        rc = slp_error(SLP_ERR_NOMEM, "out of memory");
     rc = slp_comm_allgather(rd->comm, rc, &n, sizeof n, counts);
     if (rc == SLP_OK)
         rc = slp_comm_allgather(rd->comm, rc, &rd->set, sizeof rd->set, sets);
@@ -551,32 +482,10 @@ static slp_err resolve_names(reader_t *rd, int *ok)
     free(dir.rec);
     free(dir.slot);
     free(ranges);
-    if (ob.data)
-        for (int k = 0; k < rd->P; k++)
-            free(ob.data[k]);
-    free(ob.data);
-    free(ob.len);
-    free(ob.cap);
+    slp_outbox_close(&ob, rd->P);
     free(sets);
     free(counts);
     return rc;
-}
-
-/* ---- the model's checks ------------------------------------------------------------ */
-
-/* What slp_model_validate and the integer rule would refuse: left to the one-process
- * reader, which says it. */
-static int model_acceptable(const slp_mps_result_t *res, int relax)
-{
-    if ((res->n_int > 0 && !relax) || !isfinite(res->obj_const) || res->m > INT32_MAX)
-        return 0;
-    for (int64_t j = 0; j < res->n; j++)
-        if (!isfinite(res->c[j]) || slp_bounds_fault_of(res->lv[j], res->uv[j]) != SLP_BOUNDS_OK)
-            return 0;
-    for (int64_t i = 0; i < res->m; i++)
-        if (slp_bounds_fault_of(res->lc[i], res->uc[i]) != SLP_BOUNDS_OK)
-            return 0;
-    return 1;
 }
 
 /* ---- the whole read ---------------------------------------------------------------- */
@@ -590,11 +499,14 @@ static void reader_free(reader_t *rd)
     free(rd->bnd);
     free(rd->names);
     free(rd->col_start);
+    free(rd->row_names);
+    free(rd->col_names);
+    slp_name_store_free(&rd->name_store);
 }
 
 /* Parse and resolve; *ok = 0 when the file is left to the one-process reader. */
-static slp_err read_model(reader_t *rd, const char *path, int relax, slp_mps_result_t *res,
-                          int *ok)
+static slp_err read_model(reader_t *rd, const char *path, int lp, int relax, int names,
+                          slp_mps_result_t *res, int *ok)
 {
     *ok = 0;
     slp_err rc = slp_read_source_open(rd->comm, path, &rd->src);
@@ -603,6 +515,8 @@ static slp_err read_model(reader_t *rd, const char *path, int relax, slp_mps_res
                              "compressed other than BGZF or seekable zstd)");
     if (rc == SLP_OK)
         rc = slp_read_all_ranks(rd->comm, rc, rd->src != NULL, ok);
+    if (rc == SLP_OK && *ok && lp)
+        return slp_read_lp_model(rd, path, relax, names, res, ok);
     slp_read_layout_t layout;
     if (rc == SLP_OK && *ok)
         rc = slp_read_layout(rd->comm, rd->src, slp_text_at_size(rd->src), &layout, ok);
@@ -627,7 +541,8 @@ static slp_err read_model(reader_t *rd, const char *path, int relax, slp_mps_res
     rd->t[2] = slp_wall_seconds();
     int good = 1;
     if (rc == SLP_OK && *ok) {
-        good = slp_mps_pieces_result(rd->pc, res) == SLP_OK && model_acceptable(res, relax);
+        good = slp_mps_pieces_result(rd->pc, res) == SLP_OK &&
+               slp_read_model_acceptable(res, relax);
         if (!good) {
             slp_error_clear();
             slp_read_give_up(rd, "integer columns without relax, or values the model check "
@@ -659,6 +574,32 @@ static void log_reason(const reader_t *rd)
     free(all);
 }
 
+/* The names of this rank's blocks, from the MPS pieces or what the LP path kept. */
+static slp_err block_names(reader_t *rd, const slp_grid_t *grid, const slp_local_problem_t *lp,
+                           slp_read_names_t *out)
+{
+    int64_t m, n = rd->col_start[rd->me + 1] - rd->col_start[rd->me];
+    if (!rd->pc)
+        return slp_read_block_names(rd, grid, lp, rd->row_names, rd->col_names, n, out);
+    char *const *rows = slp_mps_pieces_rows(rd->pc, &m);
+    char *const *cols = slp_mps_pieces_columns(rd->pc, &n);
+    return slp_read_block_names(rd, grid, lp, rows, cols, n, out);
+}
+
+/* 1 on every rank when every rank sees an LP file (grid/read_lp.c), else 0 (MPS). */
+static int lp_file(slp_comm_t *comm, const char *path)
+{
+    slp_input_format format = SLP_INPUT_MPS;
+    if (slp_input_format_of(path, &format) != SLP_OK)
+        slp_error_clear(); /* the readers say what is wrong */
+    int64_t seen[2] = {format == SLP_INPUT_LP, format != SLP_INPUT_LP};
+    if (slp_comm_max_i64(comm, seen, 2) != SLP_OK) {
+        slp_error_clear();
+        return 0;
+    }
+    return seen[0] && !seen[1];
+}
+
 slp_err slp_read_parallel(slp_grid_t *grid, const char *path, int relax,
                           slp_local_problem_t *out, slp_read_parallel_info_t *info,
                           slp_read_names_t *names, int *done)
@@ -675,8 +616,10 @@ slp_err slp_read_parallel(slp_grid_t *grid, const char *path, int relax,
     memset(&res, 0, sizeof res);
     int ok = 0;
     slp_err rc = slp_comm_agree(grid->world, rd.col_start ? SLP_OK : SLP_ERR_NOMEM);
+    int lp = lp_file(grid->world, path);
     if (rc == SLP_OK)
-        rc = slp_comm_agree(grid->world, read_model(&rd, path, relax, &res, &ok));
+        rc = slp_comm_agree(grid->world, read_model(&rd, path, lp, relax, names != NULL, &res,
+                                                    &ok));
     int64_t n_int = res.n_int;
     if (rc == SLP_OK && ok)
         rc = slp_comm_sum_i64(grid->world, &n_int, 1);
@@ -686,7 +629,7 @@ slp_err slp_read_parallel(slp_grid_t *grid, const char *path, int relax,
     if (rc == SLP_OK && ok)
         rc = slp_comm_agree(grid->world, slp_read_distribute(&rd, grid, &res, out));
     if (rc == SLP_OK && ok && names && !rd.irregular)
-        rc = slp_comm_agree(grid->world, slp_read_block_names(&rd, grid, out, names));
+        rc = slp_comm_agree(grid->world, block_names(&rd, grid, out, names));
     rd.t[3] = slp_wall_seconds();
     if (rc == SLP_OK && ok && !rd.irregular) {
         info->name = res.name;

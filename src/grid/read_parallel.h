@@ -1,4 +1,4 @@
-/* Reading one MPS file on every rank, straight into the ranks' blocks
+/* Reading one MPS or LP file on every rank, straight into the ranks' blocks
  * (docs/parallel-input.md): no rank holds the matrix or all the column names. */
 #ifndef SLP_READ_PARALLEL_H
 #define SLP_READ_PARALLEL_H
@@ -24,14 +24,14 @@ typedef struct slp_read_names {
 } slp_read_names_t;
 void slp_read_names_free(slp_read_names_t *names);
 
-/* Collective over grid->world. Reads the MPS file `path` (plain, BGZF or seekable zstd)
- * on all ranks into *out (as slp_distribute_model gives it after the one-process reader,
- * but with the bounds as in the file: slp_local_problem_canonical_bounds is the
+/* Collective over grid->world. Reads the MPS or LP file `path` (plain, BGZF or seekable
+ * zstd) on all ranks into *out (as slp_distribute_model gives it after the one-process
+ * reader, but with the bounds as in the file: slp_local_problem_canonical_bounds is the
  * caller's), with the names when `names` is not NULL, and sets *done = 1.
  * *done = 0, with nothing printed and *out empty, when the file is better read by one
- * process: compressed or not a regular file, sections in another order, integer columns
- * without `relax`, or anything the one-process reader would warn about or refuse (its
- * messages then come from it). */
+ * process: compressed or not a regular file, sections in another order (MPS), a block
+ * comment (LP), integer columns without `relax`, or anything the one-process reader
+ * would warn about or refuse (its messages then come from it). */
 slp_err slp_read_parallel(slp_grid_t *grid, const char *path, int relax,
                           slp_local_problem_t *out, slp_read_parallel_info_t *info,
                           slp_read_names_t *names, int *done);

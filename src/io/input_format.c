@@ -33,7 +33,7 @@ static slp_err sniff_text(const char *path, slp_input_format *out)
     char line[512];
     *out = SLP_INPUT_MPS;
     int block = 0; /* inside an LP block comment \* ... *\ */
-    for (int k = 0; k < 1000 && slp_text_in_gets(t, line, sizeof line); k++) {
+    for (int k = 0; k < 1000 && slp_text_in_gets(t, line, sizeof line, NULL); k++) {
         const char *p = line + strspn(line, " \t\r\n");
         const char *open = strstr(p, "\\*");
         if (block || (p == open)) {

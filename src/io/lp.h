@@ -22,6 +22,12 @@ static inline int slp_lp_reserved(int ch)
     }
 }
 
+/* A character of a name: printable, not blank, not reserved. */
+static inline int slp_lp_name_char(int ch)
+{
+    return ch > ' ' && ch < 127 && !slp_lp_reserved(ch);
+}
+
 slp_err slp_lp_read(const char *path, slp_model_t **out);
 /* Write `model` as an LP file that slp_lp_read, HiGHS and CPLEX read (io/lp_write.c). */
 slp_err slp_lp_write(const slp_model_t *model, const char *path);

@@ -6,10 +6,12 @@
  *   model parts     columns by first appearance, rows, the objective, triplets
  *   sections        objective, constraints, bounds, integer markers
  *   slp_lp_read     the whole file into a CSC model
+ *   pieces          byte ranges of a section for the parallel reader (io/lp_pieces.h)
  */
 #include "io/lp.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,23 +20,22 @@
 
 #include "core/log.h"
 #include "core/name_index.h"
+#include "io/lp_pieces.h"
 #include "io/mps_parse.h"
 #include "io/text_in.h"
 #include "io/triplets.h"
 
 #define MAX_LINE_BYTES ((size_t)1 << 30)
 #define LOOKAHEAD 4
+#define RANGE_BUFFER ((size_t)1 << 20) /* a piece's text is read in blocks of this size */
 
 typedef enum { T_END, T_NUM, T_NAME, T_LABEL, T_OP, T_SIGN, T_SECTION } tok_kind;
-typedef enum {
-    S_NONE, S_MIN, S_MAX, S_CONS, S_BOUNDS, S_GEN, S_BIN, S_SEMI, S_END, S_UNSUPPORTED
-} section_t;
 
 typedef struct {
     tok_kind kind;
     double num;      /* T_NUM (inf allowed); T_SIGN: +1 / -1 */
     int op;          /* T_OP: '<', '>' or '=' */
-    int section;     /* T_SECTION: section_t */
+    int section;     /* T_SECTION: slp_lp_section */
     char *text;      /* T_NAME, T_LABEL, T_SECTION: owned */
     size_t len;      /* strlen(text) */
     size_t text_cap;
@@ -43,12 +44,18 @@ typedef struct {
 
 typedef struct {
     const char *path;
-    slp_text_in_t *in;
+    slp_text_in_t *in;     /* the whole file, or: */
+    slp_text_at_t *at;     /* a piece's bytes [at_pos, at_end) (pieces) */
+    char *at_buf;
+    size_t at_len, at_used;
+    int64_t at_pos, at_end;
+    int at_errno;          /* a failed read of a piece */
     char *line;
     size_t line_cap;
     int64_t lineno;
     const char *pos;       /* next character of the current line; NULL: read a line */
     int line_start;        /* no token yet on this line */
+    int mid_line;          /* the next line read is the rest of a keyword's line */
     int block_comment;     /* inside \* ... *\ */
     tok_t q[LOOKAHEAD];    /* lookahead ring */
     int q_head, q_len;
@@ -68,6 +75,16 @@ typedef struct {
     double obj_const;
     char *obj_name;
     int seen_objective;
+    /* pieces (io/lp_pieces.h): every use of a column name is a mention of its own (n
+     * counts them; col_names and col_piece per mention), recorded with its term (in tri,
+     * row -1 for the objective) or its bound or marker (ops), not applied; unlabelled
+     * rows not named here */
+    int pieces;
+    int32_t piece;
+    int32_t *col_piece;
+    slp_lp_op_t *ops;
+    int64_t n_ops, ops_cap;
+    int64_t obj_constants;
 } lp_t;
 
 static slp_err lp_error(const lp_t *lp, int64_t line, const char *what)
@@ -76,6 +93,46 @@ static slp_err lp_error(const lp_t *lp, int64_t line, const char *what)
 }
 
 /* ---------------------------------------------------------------- lines, tokens */
+
+/* fgets over a piece's bytes: up to size - 1 bytes, stopping after a '\n', *count of
+ * them; NULL when nothing is left (or a read failed: at_errno). */
+static char *range_gets(lp_t *lp, char *dst, size_t size, size_t *count)
+{
+    size_t out = 0;
+    while (out + 1 < size) {
+        if (lp->at_used == lp->at_len) {
+            int64_t left = lp->at_end - lp->at_pos;
+            if (left <= 0)
+                break;
+            size_t want = (uint64_t)left < RANGE_BUFFER ? (size_t)left : RANGE_BUFFER;
+            ssize_t got = slp_text_at_read(lp->at, lp->at_buf, want, lp->at_pos);
+            if (got < (ssize_t)want) { /* a read error, or the file became shorter */
+                lp->at_errno = got < 0 ? errno : EIO;
+                return NULL;
+            }
+            lp->at_pos += got;
+            lp->at_len = (size_t)got;
+            lp->at_used = 0;
+        }
+        const char *from = lp->at_buf + lp->at_used;
+        size_t take = lp->at_len - lp->at_used;
+        if (take > size - 1 - out)
+            take = size - 1 - out;
+        const char *nl = memchr(from, '\n', take);
+        if (nl)
+            take = (size_t)(nl - from) + 1;
+        memcpy(dst + out, from, take);
+        out += take;
+        lp->at_used += take;
+        if (nl)
+            break;
+    }
+    *count = out;
+    if (out == 0)
+        return NULL;
+    dst[out] = '\0';
+    return dst;
+}
 
 static slp_err read_line(lp_t *lp, int *got)
 {
@@ -92,17 +149,22 @@ static slp_err read_line(lp_t *lp, int *got)
             lp->line = bigger;
             lp->line_cap = cap;
         }
-        if (!slp_text_in_gets(lp->in, lp->line + len, lp->line_cap - len))
+        size_t read = 0;
+        if (!(lp->at ? range_gets(lp, lp->line + len, lp->line_cap - len, &read)
+                     : slp_text_in_gets(lp->in, lp->line + len, lp->line_cap - len, &read)))
             break;
         size_t add = strlen(lp->line + len);
-        if (add == 0)
+        if (add < read)
             return lp_error(lp, lp->lineno + 1, "NUL byte in the line (not a text file?)");
         len += add;
         if (lp->line[len - 1] == '\n')
             break;
     }
     const char *why = NULL;
-    slp_text_status st = slp_text_in_status(lp->in, &why);
+    slp_text_status st = lp->at ? (lp->at_errno ? SLP_TEXT_IO : SLP_TEXT_OK)
+                                : slp_text_in_status(lp->in, &why);
+    if (lp->at_errno)
+        why = strerror(lp->at_errno);
     if (st == SLP_TEXT_TRUNCATED)
         return slp_error(SLP_ERR_IO, "%s:%lld: unexpected end of compressed data (truncated "
                          "file?)", lp->path, (long long)lp->lineno + 1);
@@ -137,11 +199,6 @@ static int is_infinity_word(const char *s, size_t len)
     return (len == 3 && !strncasecmp(s, "inf", 3)) || (len == 8 && !strncasecmp(s, "infinity", 8));
 }
 
-static int is_name_char(int ch)
-{
-    return ch > ' ' && ch < 127 && !slp_lp_reserved(ch);
-}
-
 static slp_err set_text(tok_t *t, const char *s, size_t len)
 {
     if (t->text_cap < len + 1) {
@@ -157,21 +214,23 @@ static slp_err set_text(tok_t *t, const char *s, size_t len)
     return SLP_OK;
 }
 
-/* The section a line starts with, or S_NONE. *used: the characters of the keyword. */
+/* The section a line starts with, or SLP_LP_NONE. *used: the characters of the keyword. */
 static int section_at(const char *p, size_t *used)
 {
     static const struct {
         const char *word;
         int section;
     } words[] = {
-        {"subject to", S_CONS}, {"such that", S_CONS}, {"s.t.", S_CONS}, {"st.", S_CONS},
-        {"st", S_CONS},         {"minimize", S_MIN},   {"minimise", S_MIN}, {"minimum", S_MIN},
-        {"min", S_MIN},         {"maximize", S_MAX},   {"maximise", S_MAX}, {"maximum", S_MAX},
-        {"max", S_MAX},         {"bounds", S_BOUNDS},  {"bound", S_BOUNDS}, {"generals", S_GEN},
-        {"general", S_GEN},     {"gen", S_GEN},        {"integers", S_GEN}, {"integer", S_GEN},
-        {"binaries", S_BIN},    {"binary", S_BIN},     {"bin", S_BIN},
-        {"semi-continuous", S_SEMI}, {"semis", S_SEMI}, {"semi", S_SEMI}, {"sos", S_UNSUPPORTED},
-        {"end", S_END},
+        {"subject to", SLP_LP_CONS}, {"such that", SLP_LP_CONS}, {"s.t.", SLP_LP_CONS},
+        {"st.", SLP_LP_CONS}, {"st", SLP_LP_CONS}, {"minimize", SLP_LP_MIN},
+        {"minimise", SLP_LP_MIN}, {"minimum", SLP_LP_MIN}, {"min", SLP_LP_MIN},
+        {"maximize", SLP_LP_MAX}, {"maximise", SLP_LP_MAX}, {"maximum", SLP_LP_MAX},
+        {"max", SLP_LP_MAX}, {"bounds", SLP_LP_BOUNDS}, {"bound", SLP_LP_BOUNDS},
+        {"generals", SLP_LP_GEN}, {"general", SLP_LP_GEN}, {"gen", SLP_LP_GEN},
+        {"integers", SLP_LP_GEN}, {"integer", SLP_LP_GEN}, {"binaries", SLP_LP_BIN},
+        {"binary", SLP_LP_BIN}, {"bin", SLP_LP_BIN}, {"semi-continuous", SLP_LP_SEMI},
+        {"semis", SLP_LP_SEMI}, {"semi", SLP_LP_SEMI}, {"sos", SLP_LP_UNSUPPORTED},
+        {"end", SLP_LP_END},
     };
     for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
         if (words[k].word[0] != tolower((unsigned char)p[0])) /* most lines: no keyword */
@@ -183,7 +242,7 @@ static int section_at(const char *p, size_t *used)
             return words[k].section;
         }
     }
-    return S_NONE;
+    return SLP_LP_NONE;
 }
 
 /* The next token into *t (T_END at the end of the file). */
@@ -199,7 +258,8 @@ static slp_err next_token(lp_t *lp, tok_t *t)
                 return SLP_OK;
             }
             lp->pos = lp->line;
-            lp->line_start = 1;
+            lp->line_start = !lp->mid_line;
+            lp->mid_line = 0;
         }
         const char *p = lp->pos;
         if (lp->block_comment) {
@@ -221,7 +281,7 @@ static slp_err next_token(lp_t *lp, tok_t *t)
         }
         t->line = lp->lineno;
         size_t used = 0;
-        if (lp->line_start && (t->section = section_at(p, &used)) != S_NONE) {
+        if (lp->line_start && (t->section = section_at(p, &used)) != SLP_LP_NONE) {
             t->kind = T_SECTION;
             SLP_CALL(set_text(t, p, used));
             lp->pos = p + used;
@@ -257,7 +317,7 @@ static slp_err next_token(lp_t *lp, tok_t *t)
             int zero_led = p[0] == '0' && isdigit((unsigned char)p[1]) &&
                            strspn(p, "0123456789") == (size_t)(end - p);
             const char *word_end = end;
-            while (end != p && is_name_char((unsigned char)*word_end))
+            while (end != p && slp_lp_name_char((unsigned char)*word_end))
                 word_end++;
             const char *after = skip_blanks(word_end);
             int label = *after == ':';
@@ -268,13 +328,13 @@ static slp_err next_token(lp_t *lp, tok_t *t)
                 return set_text(t, p, (size_t)(end - p)); /* a name too ("+1 4") */
             }
         }
-        if (!is_name_char((unsigned char)*p)) {
+        if (!slp_lp_name_char((unsigned char)*p)) {
             char msg[64];
             snprintf(msg, sizeof msg, "unexpected character '%c'", *p);
             return lp_error(lp, lp->lineno, msg);
         }
         const char *start = p;
-        while (is_name_char((unsigned char)*p))
+        while (slp_lp_name_char((unsigned char)*p))
             p++;
         size_t len = (size_t)(p - start);
         const char *after = skip_blanks(p);
@@ -322,9 +382,28 @@ static slp_err grow(void **p, int64_t cap, size_t elem)
     return SLP_OK;
 }
 
+/* A piece's mention of `name` (a piece keeps no index of names): its number. */
+static slp_err mention(lp_t *lp, const char *name, size_t len, int64_t *out)
+{
+    if (lp->n == lp->n_cap) {
+        int64_t cap = lp->n_cap ? 2 * lp->n_cap : 1024;
+        SLP_CALL(grow((void **)&lp->col_names, cap, sizeof *lp->col_names));
+        SLP_CALL(grow((void **)&lp->col_piece, cap, sizeof *lp->col_piece));
+        lp->n_cap = cap;
+    }
+    int64_t k = lp->n++;
+    lp->col_piece[k] = lp->piece;
+    lp->col_names[k] = name ? slp_name_store_add(&lp->col_store, name, len, lp->path)
+                            : lp->col_names[k - 1];
+    *out = k;
+    return lp->col_names[k] ? SLP_OK : SLP_ERR_NOMEM;
+}
+
 /* The column named `name`, created (bounds [0, inf), cost 0) on first use. */
 static slp_err column(lp_t *lp, const char *name, size_t len, int64_t *out)
 {
+    if (lp->pieces)
+        return mention(lp, name, len, out);
     int inserted = 0;
     SLP_CALL(slp_name_index_insert_n(lp->cols, name, len, lp->n, &inserted, out));
     if (!inserted)
@@ -372,8 +451,33 @@ static slp_err add_term(lp_t *lp, int64_t row, int64_t j, double coef)
     return SLP_OK;
 }
 
+/* A free row named `name` (NULL in a piece: named once the rows are numbered). */
+static slp_err append_row(lp_t *lp, const char *name, int64_t *out)
+{
+    if (lp->m == lp->m_cap) {
+        int64_t cap = lp->m_cap ? 2 * lp->m_cap : 1024;
+        SLP_CALL(grow((void **)&lp->lc, cap, sizeof *lp->lc));
+        SLP_CALL(grow((void **)&lp->uc, cap, sizeof *lp->uc));
+        SLP_CALL(grow((void **)&lp->row_names, cap, sizeof *lp->row_names));
+        lp->m_cap = cap;
+    }
+    int64_t i = lp->m++;
+    lp->lc[i] = -INFINITY;
+    lp->uc[i] = INFINITY;
+    lp->row_names[i] = NULL;
+    if (name && !(lp->row_names[i] = slp_name_store_add(&lp->row_store, name, strlen(name),
+                                                        lp->path)))
+        return SLP_ERR_NOMEM;
+    *out = i;
+    return SLP_OK;
+}
+
+/* A new row, its name the label or R<i>, each name once in the file (in a piece, the
+ * names are checked over all pieces: grid/read_lp.c). */
 static slp_err new_row(lp_t *lp, const char *name, int64_t line, int64_t *out)
 {
+    if (lp->pieces)
+        return append_row(lp, name, out);
     char generated[32];
     if (!name) {
         snprintf(generated, sizeof generated, "R%lld", (long long)lp->m);
@@ -387,19 +491,23 @@ static slp_err new_row(lp_t *lp, const char *name, int64_t line, int64_t *out)
         snprintf(msg, sizeof msg, "constraint name '%.200s' used twice", name);
         return lp_error(lp, line, msg);
     }
-    if (lp->m == lp->m_cap) {
-        int64_t cap = lp->m_cap ? 2 * lp->m_cap : 1024;
-        SLP_CALL(grow((void **)&lp->lc, cap, sizeof *lp->lc));
-        SLP_CALL(grow((void **)&lp->uc, cap, sizeof *lp->uc));
-        SLP_CALL(grow((void **)&lp->row_names, cap, sizeof *lp->row_names));
-        lp->m_cap = cap;
+    return append_row(lp, name, out);
+}
+
+/* A bound or marker on column j: applied, or recorded in a piece. */
+static slp_err column_op(lp_t *lp, int64_t j, int32_t code, double value)
+{
+    if (!lp->pieces) {
+        slp_lp_apply_op(code, value, &lp->lv[j], &lp->uv[j], &lp->is_int[j], &lp->semi[j]);
+        return SLP_OK;
     }
-    int64_t i = lp->m++;
-    lp->lc[i] = -INFINITY;
-    lp->uc[i] = INFINITY;
-    lp->row_names[i] = slp_name_store_add(&lp->row_store, name, strlen(name), lp->path);
-    *out = i;
-    return lp->row_names[i] ? SLP_OK : SLP_ERR_NOMEM;
+    if (lp->n_ops > 0 && lp->ops[lp->n_ops - 1].col == j) /* a double bound's second side */
+        SLP_CALL(mention(lp, NULL, 0, &j));
+    SLP_CALL(slp_grow(&lp->ops, &lp->ops_cap, lp->n_ops + 1, sizeof *lp->ops, 1024,
+                      "the bounds of a piece"));
+    lp->ops[lp->n_ops] = (slp_lp_op_t){j, lp->n_ops, lp->piece, code, value};
+    lp->n_ops++;
+    return SLP_OK;
 }
 
 /* ---------------------------------------------------------------- sections */
@@ -413,6 +521,8 @@ static int ends_expression(const tok_t *t)
 /* coef * column j into `row`'s terms, or into the objective (row -1). */
 static slp_err term_into(lp_t *lp, int64_t row, int64_t j, double coef)
 {
+    if (lp->pieces) /* summed where the mentions of the name meet (grid/read_lp.c) */
+        return slp_triplets_add(&lp->tri, j, row, coef);
     if (row < 0) {
         lp->c[j] += coef;
         return SLP_OK;
@@ -452,7 +562,7 @@ static int plain_term(const char *p, double *coef, const char **name, size_t *le
     const char *start = p;
     if ((*p >= '0' && *p <= '9') || *p == '.')
         return 0;
-    while (is_name_char((unsigned char)*p))
+    while (slp_lp_name_char((unsigned char)*p))
         p++;
     size_t n = (size_t)(p - start);
     if (n == 0 || *skip_blanks(p) == ':' || is_infinity_word(start, n))
@@ -562,6 +672,7 @@ static slp_err objective(lp_t *lp, int sense, int64_t line)
     }
     int vars = 0, parts = 0;
     SLP_CALL(expression(lp, -1, &lp->obj_const, &vars, &parts));
+    lp->obj_constants = parts - vars;
     SLP_CALL(peek(lp, 0, &t));
     if (t->kind == T_OP || t->kind == T_LABEL)
         return lp_error(lp, t->line, "unexpected comparison or label in the objective (a "
@@ -585,6 +696,31 @@ static void apply_op(int op, double value, double *lo, double *hi)
         *hi = value;
     if (op == '>' || op == '=')
         *lo = value;
+}
+
+void slp_lp_apply_op(int32_t code, double value, double *lv, double *uv, unsigned char *is_int,
+                     unsigned char *semi)
+{
+    switch (code) {
+    case 'F':
+        *lv = -INFINITY;
+        *uv = INFINITY;
+        break;
+    case 'B':
+        *is_int = 1;
+        *lv = fmax(*lv, 0.0);
+        *uv = fmin(*uv, 1.0);
+        break;
+    case 'S':
+        *is_int = 1;
+        *semi = 1;
+        break;
+    case 'I':
+        *is_int = 1;
+        break;
+    default:
+        apply_op(code, value, lv, uv);
+    }
 }
 
 /* One constraint: [label:] expr op rhs, or number op expr [op number] (a range). */
@@ -654,10 +790,8 @@ static slp_err bound(lp_t *lp)
         advance(lp);
         SLP_CALL(peek(lp, 0, &t));
         if (t->kind == T_NAME && !strcasecmp(t->text, "free")) {
-            lp->lv[j] = -INFINITY;
-            lp->uv[j] = INFINITY;
             advance(lp);
-            return SLP_OK;
+            return column_op(lp, j, 'F', 0.0);
         }
         if (t->kind != T_OP)
             return lp_error(lp, t->line, "expected 'free' or a comparison in a bound");
@@ -665,8 +799,7 @@ static slp_err bound(lp_t *lp)
         advance(lp);
         double v = 0.0;
         SLP_CALL(signed_number(lp, &v, "expected a number in a bound"));
-        apply_op(op, v, &lp->lv[j], &lp->uv[j]);
-        return SLP_OK;
+        return column_op(lp, j, op, v);
     }
     if (t->kind == T_NUM && isfinite(t->num)) { /* "010101 <= 4": a numeric name first */
         tok_t *t1 = NULL, *t2 = NULL;
@@ -698,7 +831,7 @@ static slp_err bound(lp_t *lp)
     SLP_CALL(column(lp, t->text, t->len, &j));
     advance(lp);
     int rev = op1 == '<' ? '>' : op1 == '>' ? '<' : '=';
-    apply_op(rev, v1, &lp->lv[j], &lp->uv[j]);
+    SLP_CALL(column_op(lp, j, rev, v1));
     SLP_CALL(peek(lp, 0, &t));
     if (t->kind == T_OP) {
         int op2 = t->op;
@@ -707,7 +840,7 @@ static slp_err bound(lp_t *lp)
         SLP_CALL(signed_number(lp, &v2, "expected a number in a bound"));
         if (op1 != op2 || op1 == '=')
             return lp_error(lp, line, "a double bound needs two '<=' or two '>=' comparisons");
-        apply_op(op2, v2, &lp->lv[j], &lp->uv[j]);
+        SLP_CALL(column_op(lp, j, op2, v2));
     }
     return SLP_OK;
 }
@@ -726,24 +859,19 @@ static slp_err markers(lp_t *lp, int section)
             return lp_error(lp, t->line, "expected a variable name");
         int64_t j = 0;
         SLP_CALL(column(lp, t->text, t->len, &j));
-        lp->is_int[j] = 1;
-        if (section == S_BIN) {
-            lp->lv[j] = fmax(lp->lv[j], 0.0);
-            lp->uv[j] = fmin(lp->uv[j], 1.0);
-        }
-        if (section == S_SEMI)
-            lp->semi[j] = 1;
+        SLP_CALL(column_op(lp, j, section == SLP_LP_BIN ? 'B' : section == SLP_LP_SEMI ? 'S' : 'I',
+                           0.0));
         advance(lp);
     }
 }
 
 static slp_err parse(lp_t *lp)
 {
-    int section = S_NONE;
-    for (;;) {
+    int section = SLP_LP_NONE;
+    while (section != SLP_LP_END) { /* nothing after End is read (not even a token) */
         tok_t *t = NULL;
         SLP_CALL(peek(lp, 0, &t));
-        if (t->kind == T_END || section == S_END)
+        if (t->kind == T_END)
             break;
         if (t->kind == T_SECTION) {
             section = t->section;
@@ -751,23 +879,23 @@ static slp_err parse(lp_t *lp)
             char word[64];
             snprintf(word, sizeof word, "%s", t->text);
             advance(lp);
-            if (section == S_UNSUPPORTED)
+            if (section == SLP_LP_UNSUPPORTED)
                 return slp_error(SLP_ERR_UNSUPPORTED, "%s:%lld: '%s' sections are not supported "
                                  "(shardlp solves LPs)", lp->path, (long long)line, word);
-            if (section == S_MIN || section == S_MAX)
-                SLP_CALL(objective(lp, section == S_MIN ? 1 : -1, line));
-            else if (!lp->seen_objective && section != S_END)
+            if (section == SLP_LP_MIN || section == SLP_LP_MAX)
+                SLP_CALL(objective(lp, section == SLP_LP_MIN ? 1 : -1, line));
+            else if (!lp->seen_objective && section != SLP_LP_END)
                 return lp_error(lp, line, "the file must start with Minimize or Maximize");
-            if (section == S_GEN || section == S_BIN || section == S_SEMI)
+            if (section == SLP_LP_GEN || section == SLP_LP_BIN || section == SLP_LP_SEMI)
                 SLP_CALL(markers(lp, section));
             continue;
         }
-        if (section == S_CONS)
+        if (section == SLP_LP_CONS)
             SLP_CALL(constraint(lp));
-        else if (section == S_BOUNDS)
+        else if (section == SLP_LP_BOUNDS)
             SLP_CALL(bound(lp));
         else
-            return lp_error(lp, t->line, section == S_NONE
+            return lp_error(lp, t->line, section == SLP_LP_NONE
                                              ? "the file must start with Minimize or Maximize"
                                              : "unexpected text after the objective");
     }
@@ -790,6 +918,7 @@ static void lp_free(lp_t *lp)
     free(lp->is_int), free(lp->semi), free(lp->stamp), free(lp->slot);
     free(lp->term_col), free(lp->term_val);
     free(lp->col_names); /* the names are in the stores */
+    free(lp->col_piece), free(lp->ops), free(lp->at_buf);
     free(lp->row_names);
     slp_name_store_free(&lp->col_store);
     slp_name_store_free(&lp->row_store);
@@ -888,5 +1017,116 @@ int slp_lp_starts_objective(const char *text)
 {
     size_t used = 0;
     int s = section_at(text, &used);
-    return s == S_MIN || s == S_MAX;
+    return s == SLP_LP_MIN || s == SLP_LP_MAX;
+}
+
+int slp_lp_section_at(const char *text, size_t *used)
+{
+    *used = 0;
+    return section_at(text, used);
+}
+
+/* ---------------------------------------------------------------- pieces */
+
+struct slp_lp_pieces {
+    lp_t lp;
+};
+
+slp_err slp_lp_pieces_open(const char *path, slp_text_at_t *src, slp_lp_pieces_t **out)
+{
+    *out = NULL;
+    slp_lp_pieces_t *pc = calloc(1, sizeof *pc);
+    if (!pc)
+        return slp_error(SLP_ERR_NOMEM, "out of memory");
+    lp_t *lp = &pc->lp;
+    lp->path = path;
+    lp->sense = 1;
+    lp->at = src;
+    lp->pieces = 1;
+    slp_triplets_init(&lp->tri);
+    if (!(lp->at_buf = malloc(RANGE_BUFFER))) { /* no index of names: mentions (column()) */
+        slp_lp_pieces_close(&pc);
+        return slp_error(SLP_ERR_NOMEM, "out of memory");
+    }
+    *out = pc;
+    return SLP_OK;
+}
+
+void slp_lp_pieces_close(slp_lp_pieces_t **pc)
+{
+    if (!*pc)
+        return;
+    lp_free(&(*pc)->lp);
+    free(*pc);
+    *pc = NULL;
+}
+
+/* The piece ends here: nothing but its end may follow what it parsed. */
+static slp_err piece_ends(lp_t *lp)
+{
+    tok_t *t = NULL;
+    SLP_CALL(peek(lp, 0, &t));
+    return t->kind == T_END ? SLP_OK : lp_error(lp, t->line, "more text than the piece's section");
+}
+
+/* The statements of one section's piece, up to the piece's end. */
+static slp_err piece_body(lp_t *lp, slp_lp_section section, int objective_start)
+{
+    tok_t *t = NULL;
+    if (section == SLP_LP_MIN || section == SLP_LP_MAX) {
+        if (objective_start)
+            SLP_CALL(objective(lp, section == SLP_LP_MIN ? 1 : -1, 0));
+        else { /* later pieces: more terms of the same expression */
+            double constant = 0.0;
+            int vars = 0, parts = 0;
+            SLP_CALL(expression(lp, -1, &constant, &vars, &parts));
+            lp->obj_const += constant;
+            lp->obj_constants += parts - vars;
+        }
+        return piece_ends(lp);
+    }
+    if (section == SLP_LP_GEN || section == SLP_LP_BIN || section == SLP_LP_SEMI) {
+        SLP_CALL(markers(lp, section));
+        return piece_ends(lp);
+    }
+    if (section == SLP_LP_END) { /* its line read as the one-process reader reads it */
+        SLP_CALL(peek(lp, 0, &t));
+        return t->kind == T_SECTION && t->section == SLP_LP_END
+                   ? SLP_OK : lp_error(lp, t->line, "no End where the layout has it");
+    }
+    for (;;) {
+        SLP_CALL(peek(lp, 0, &t));
+        if (t->kind == T_END)
+            return SLP_OK;
+        if (section == SLP_LP_CONS && t->kind != T_SECTION)
+            SLP_CALL(constraint(lp));
+        else if (section == SLP_LP_BOUNDS && t->kind != T_SECTION)
+            SLP_CALL(bound(lp));
+        else
+            return lp_error(lp, t->line, "text where the piece's section has none");
+    }
+}
+
+slp_err slp_lp_pieces_read(slp_lp_pieces_t *pc, int64_t begin, int64_t end, int32_t piece,
+                           slp_lp_section section, int mid_line, int objective_start)
+{
+    lp_t *lp = &pc->lp;
+    lp->at_pos = begin;
+    lp->at_end = end;
+    lp->at_len = lp->at_used = 0;
+    lp->at_errno = 0;
+    lp->pos = NULL;
+    lp->block_comment = 0;
+    lp->q_head = lp->q_len = 0;
+    lp->mid_line = mid_line;
+    lp->piece = piece;
+    return piece_body(lp, section, objective_start);
+}
+
+void slp_lp_pieces_view(const slp_lp_pieces_t *pc, slp_lp_piece_view_t *out)
+{
+    const lp_t *lp = &pc->lp;
+    *out = (slp_lp_piece_view_t){lp->n,     lp->col_names, lp->col_piece, lp->m,
+                                 lp->row_names, lp->lc,     lp->uc,        &lp->tri,
+                                 lp->ops,   lp->n_ops,      lp->obj_const, lp->obj_constants};
 }

@@ -39,7 +39,7 @@ static int lp_name_ok(const char *s)
         if (!strcasecmp(s, LP_KEYWORDS[k]))
             return 0;
     for (const char *p = s; *p; p++)
-        if (*p <= ' ' || *p >= 127 || slp_lp_reserved((unsigned char)*p))
+        if (!slp_lp_name_char((unsigned char)*p))
             return 0;
     return 1;
 }

@@ -308,7 +308,7 @@ void slp_text_in_close(slp_text_in_t **t)
     *t = NULL;
 }
 
-char *slp_text_in_gets(slp_text_in_t *t, char *buf, size_t size)
+char *slp_text_in_gets(slp_text_in_t *t, char *buf, size_t size, size_t *count)
 {
     size_t got = 0;
     while (got + 1 < size) {
@@ -331,6 +331,8 @@ char *slp_text_in_gets(slp_text_in_t *t, char *buf, size_t size)
     }
     if (size > 0)
         buf[got] = '\0';
+    if (count)
+        *count = got;
     return got > 0 ? buf : NULL;
 }
 

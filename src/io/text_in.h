@@ -26,9 +26,10 @@ slp_err slp_text_in_open(const char *path, slp_text_in_t **out);
 void slp_text_in_close(slp_text_in_t **t);
 
 /* Like fgets: up to size - 1 bytes, stopping after a '\n'; NUL bytes are copied as
- * they are. Returns buf, or NULL when nothing was read (end of input or an error:
- * see slp_text_in_status). */
-char *slp_text_in_gets(slp_text_in_t *t, char *buf, size_t size);
+ * they are, and *count (when not NULL) says how many bytes were copied, so that a
+ * caller can tell a NUL byte from the end of the text. Returns buf, or NULL when
+ * nothing was read (end of input or an error: see slp_text_in_status). */
+char *slp_text_in_gets(slp_text_in_t *t, char *buf, size_t size, size_t *count);
 /* Up to size bytes; returns the count (0 at the end or on an error). */
 size_t slp_text_in_read(slp_text_in_t *t, void *buf, size_t size);
 /* 1 once the end of the (decoded) input has been reached without an error. */

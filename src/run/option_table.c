@@ -44,7 +44,7 @@ static const slp_option_t TABLE[] = {
      "the R x C with the smallest modelled peak of the largest rank, docs/memory.md)"},
     {"parallel-read", NULL, SLP_OPT_CHOICE, RUN(parallel_read), 0, 0, "auto|on|off", NULL,
      "distribution", "WHEN",
-     "every rank reads its part of a plain MPS file (auto: with more than one rank; on: also "
+     "every rank reads its part of an MPS or LP file (auto: with more than one rank; on: also "
      "with one; files it cannot split go through rank 0 as with off; docs/parallel-input.md)"},
     {"comm", NULL, SLP_OPT_CHOICE, SOLVER(comm_support), 0, 0, "dense|support", NULL,
      "distribution", "PLAN", "communication plan of the products (docs/comm-support.md)"},

@@ -235,7 +235,7 @@ static slp_err auto_grid(const slp_model_t *model, slp_grid_t **grid)
     return slp_comm_agree(world, slp_grid_create(shape[0], shape[1], grid));
 }
 
-/* The parallel reader takes a model file when the option asks for it, the file is MPS,
+/* The parallel reader takes a model file when the option asks for it, the file is MPS or LP,
  * the grid is known before reading (not --grid auto) and no output needs the names on
  * rank 0 (--sol, --start). Agreed by all ranks (a rank that cannot see the file says no
  * for all; the one-process reader then says why). */
@@ -247,7 +247,7 @@ static int parallel_read_wanted(const char *path, const slp_model_t *given, cons
                  o->start_path || (o->parallel_read == 0 && grid->size == 1);
     if (!no && slp_input_format_of(path, &format) != SLP_OK)
         slp_error_clear();
-    no = no || format != SLP_INPUT_MPS;
+    no = no || format == SLP_INPUT_SHARDS;
     if (slp_comm_max_i64(slp_comm_world(), &no, 1) != SLP_OK) {
         slp_error_clear();
         return 0;

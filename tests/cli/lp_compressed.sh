@@ -32,6 +32,11 @@ for f in every-construct:21.2 spellings:4; do
     xz -c "$D/$name.lp" > "$T/$name.noext"; objective_is "$T/$name.noext" "$ref"
 done
 
+# anything after End is not read, not even a first token (the parallel reader's
+# libFuzzer target found the one-process reader reading one)
+{ cat "$D/every-construct.lp"; printf '\330\330 junk *\n'; } >"$T/after-end.lp"
+objective_is "$T/after-end.lp" 21.2
+
 # 2.
 AFIRO=$ROOT/examples/data/afiro.mps; AFIRO_OPT=-464.7531428571
 bzip2 -c "$AFIRO" > "$T/afiro.mps.bz2"; objective_is "$T/afiro.mps.bz2" $AFIRO_OPT
@@ -71,6 +76,11 @@ refused "$D/no-comparison.lp" "no-comparison.lp:4: constraint without a comparis
 refused "$D/duplicate-row.lp" "duplicate-row.lp:5: constraint name 'c1' used twice"
 refused "$D/bad-character.lp" "bad-character.lp:4: unexpected character '*'"
 refused "$D/no-objective.lp" "no-objective.lp:1: the file must start with Minimize or Maximize"
+# a NUL byte inside a line, here a comment's (once the line after it was read as the
+# comment's rest, hiding the objective's keyword; the libFuzzer target of the parallel
+# reader found it)
+printf '\\ a comment \000 with a NUL\nminimize\n obj: x\nst\n c: x >= 1\nend\n' >"$T/nul.lp"
+refused "$T/nul.lp" "nul.lp:1: NUL byte in the line"
 
 echo "lp_compressed: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -118,9 +118,19 @@ for case in read-entries:1 read-blocks:3; do
   expect_failure "nomem_$case" "out of memory at ${case%:*}" env SLP_TEST_NOMEM=$case \
     "${MPIRUN[@]}" -x SLP_TEST_NOMEM -np 4 "$BIN" solve "$T/mcf.mps" --grid 2x2 --parallel-read on
 done
+# The same for an LP file (grid/read_lp.c): in the mentions sent to the names' owners,
+# and in the blocks, which the LP path shares with the MPS path.
+"$BIN" convert mcf.mps mcf.lp --quiet || fail "convert mcf.lp"
+for case in read-mentions:2 read-blocks:1; do
+  expect_failure "nomem_lp_$case" "out of memory at ${case%:*}" env SLP_TEST_NOMEM=$case \
+    "${MPIRUN[@]}" -x SLP_TEST_NOMEM -np 4 "$BIN" solve "$T/mcf.lp" --grid 2x2 --parallel-read on
+done
 expect_failure nomem_read-names "out of memory at read-names" env SLP_TEST_NOMEM=read-names:2 \
   "${MPIRUN[@]}" -x SLP_TEST_NOMEM -np 4 "$BIN" shard "$T/mcf.mps" --grid 2x2 --out "$T/names.d"
 [ ! -e names.d ] || fail "nomem_read-names: a shard directory was left"
+expect_failure nomem_lp_read-names "out of memory at read-names" env SLP_TEST_NOMEM=read-names:1 \
+  "${MPIRUN[@]}" -x SLP_TEST_NOMEM -np 4 "$BIN" shard "$T/mcf.lp" --grid 2x2 --out "$T/lpnames.d"
+[ ! -e lpnames.d ] || fail "nomem_lp_read-names: a shard directory was left"
 timeout 30 env SLP_TEST_NOMEM=read-pieces:1 "${MPIRUN[@]}" -x SLP_TEST_NOMEM -np 4 "$BIN" solve \
   "$T/mcf.mps" --grid 2x2 --verbose --json pieces.json > pieces.out 2>&1 || { cat pieces.out; fail "nomem_read-pieces: exit status"; }
 grep -q "rank 0 reads the file instead (rank 1:" pieces.out || { cat pieces.out; fail "nomem_read-pieces: no fallback"; }

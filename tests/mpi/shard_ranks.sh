@@ -3,7 +3,8 @@
 # ranks"): the ranks read the file in parallel and each writes its own block, slices and
 # names; the directory must be byte for byte the one the one-process converter writes
 # (every file and the manifest), on grids 2x2, 1x3 and 3x1, from plain, BGZF and
-# seekable zstd files, and the run must say it was read in parallel. Files the parallel
+# seekable zstd MPS files and from LP files, and the run must say it was read in
+# parallel. Files the parallel
 # reader leaves to one process (warnings, integer columns, errors) are converted by
 # rank 0: the same directory or the same error line, printed once. Grids that do not
 # match the rank count, --grid auto and an output directory that may not be replaced
@@ -54,9 +55,16 @@ same() {
     >/dev/null || bad "gen mcf"
 python3 "$ROOT/tests/data/block_compress.py" bgzf 3000 "$T/mcf.mps" "$T/mcf-bgzf.mps.gz"
 python3 "$ROOT/tests/data/block_compress.py" zstd 5000 "$T/mcf.mps" "$T/mcf-seek.mps.zst"
+"$BIN" convert "$T/mcf.mps" "$T/mcf.lp" --quiet || bad "convert mcf.lp"
+python3 "$ROOT/tests/data/pieces_lp.py" "$T" || bad "pieces_lp.py" # pieces.lp, shuffled.lp, ...
 for g in 2x2 1x3 3x1; do
-    for f in mcf.mps mcf-bgzf.mps.gz mcf-seek.mps.zst; do same "$T/$f" $g 1; done
+    for f in mcf.mps mcf-bgzf.mps.gz mcf-seek.mps.zst mcf.lp pieces.lp shuffled.lp \
+        two-sections.lp; do
+        same "$T/$f" $g 1
+    done
 done
+same "$T/markers.lp" 2x2 1 --relax
+same "$T/duplicate-row.lp" 2x2 0 # refused by both: the same error line
 
 # integer columns: relaxed by both, refused by both
 cat >"$T/int.mps" <<'EOF'

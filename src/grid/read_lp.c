@@ -1,0 +1,1074 @@
+/* Reading one CPLEX LP file on every rank (grid/read_parallel.h, docs/parallel-input.md
+ * "LP files").
+ *
+ * Layout: every rank scans 1/P of the text for the lines that start with a section
+ * keyword. Pieces: each section's body is cut into P pieces at lines where a statement
+ * must start (a sign in the objective, a label among the constraints, any line of the
+ * bounds and marker sections), and each rank parses its piece of every section with the
+ * LP reader's own grammar (io/lp_pieces.h); a piece that does not parse to its end, a
+ * cut the one-process reader would read across, makes the file irregular. Columns are
+ * numbered by first appearance over the whole file: every name goes to an owner rank by
+ * hash, which finds the first piece to name it; the pieces number the names they
+ * introduce, in order, and the owners pass the numbers on. Rows are numbered by piece.
+ * Each column then belongs to one rank (an even share of the numbers), which receives its
+ * entries, objective terms and bounds and applies them in file order; from there the MPS
+ * path's cuts and blocks (grid/read_blocks.c) take over. Whatever the one-process reader
+ * would refuse or warn about, and files this scheme does not cut (block comments, more
+ * than MAX_MARKS sections), make every rank give up; that reader then reads the file. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/name_index.h"
+#include "core/timer.h"
+#include "grid/fault_hook.h"
+#include "grid/read_internal.h"
+#include "io/lp.h"
+#include "io/lp_pieces.h"
+
+#define BLOCK ((size_t)1 << 20) /* bytes read at a time by the scans */
+#define LOOK 256                /* a line's first bytes that the scans look at */
+#define MAX_MARKS 16            /* section lines a rank reports; more: one process reads */
+
+/* ---- the text, read forward in blocks ------------------------------------------- */
+
+typedef struct {
+    slp_text_at_t *src;
+    int64_t size; /* of the text */
+    char *buf;
+    int64_t at; /* buf holds [at, at + len) */
+    size_t len;
+    int failed;
+} window_t;
+
+/* The text from x on, with at least min(want, size - x) bytes of it in memory (want <=
+ * BLOCK): *avail bytes at the pointer returned; NULL when a read fails. */
+static const char *window(window_t *w, int64_t x, size_t want, size_t *avail)
+{
+    int64_t have_end = w->at + (int64_t)w->len;
+    if (x < w->at || x > have_end || (x + (int64_t)want > have_end && have_end < w->size)) {
+        size_t n = w->size - x < (int64_t)BLOCK ? (size_t)(w->size - x) : BLOCK;
+        if (slp_text_at_read(w->src, w->buf, n, x) != (ssize_t)n) {
+            w->failed = 1;
+            *avail = 0;
+            return NULL;
+        }
+        w->at = x;
+        w->len = n;
+    }
+    *avail = (size_t)(w->at + (int64_t)w->len - x);
+    return w->buf + (x - w->at);
+}
+
+/* The first line start after x and at most `end` (the byte before it a newline at or
+ * after x), or end. */
+static int64_t next_line(window_t *w, int64_t x, int64_t end)
+{
+    while (x < end) {
+        size_t avail;
+        const char *p = window(w, x, 1, &avail);
+        if (!p)
+            return end;
+        size_t lim = end - x < (int64_t)avail ? (size_t)(end - x) : avail;
+        const char *nl = memchr(p, '\n', lim);
+        if (nl)
+            return x + (nl - p) + 1;
+        x += (int64_t)lim;
+    }
+    return end;
+}
+
+/* The blanks the tokenizer skips at a line's start (not the newline). */
+static int is_lead_blank(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\v' || ch == '\f' || ch == '\r';
+}
+
+/* The line at x: *p its first non-blank byte, *avail the bytes from there in memory.
+ * 0 when the line is blank, or its blanks fill the LOOK bytes (*long_blanks). */
+static int line_start(window_t *w, int64_t x, const char **p, size_t *avail, int *long_blanks)
+{
+    size_t got;
+    const char *s = window(w, x, LOOK, &got);
+    size_t k = 0, lim = got < LOOK ? got : LOOK;
+    while (s && k < lim && is_lead_blank(s[k]))
+        k++;
+    *long_blanks = s && k == LOOK;
+    if (!s || k == lim || s[k] == '\n')
+        return 0;
+    *p = s + k;
+    *avail = got - k;
+    return 1;
+}
+
+/* ---- the layout: section lines ------------------------------------------------ */
+
+typedef struct { /* a line that starts with a section keyword */
+    int64_t line, body; /* its start; the byte after the keyword */
+    int32_t section, pad;
+} mark_t;
+
+typedef struct { /* what one rank found in its share */
+    int32_t count, overflow, failed, block_comment;
+    mark_t mark[MAX_MARKS];
+} marks_t;
+
+typedef struct {
+    int count; /* sections before End */
+    int32_t kind[MAX_MARKS];
+    int64_t body[MAX_MARKS], end[MAX_MARKS];
+    int64_t head_end; /* text before the first section */
+    int64_t end_line; /* where the End line starts (the text's size: none) */
+} layout_t;
+
+/* The section keyword that starts the line at x, noted in *mk. */
+static void examine_line(window_t *w, int64_t x, marks_t *mk)
+{
+    const char *p;
+    size_t avail;
+    int long_blanks;
+    if (!line_start(w, x, &p, &avail, &long_blanks)) {
+        mk->overflow |= long_blanks;
+        return;
+    }
+    char word[32];
+    size_t n = avail < sizeof word - 1 ? avail : sizeof word - 1;
+    memcpy(word, p, n);
+    word[n] = '\0';
+    size_t used = 0;
+    int section = slp_lp_section_at(word, &used);
+    if (section == SLP_LP_NONE)
+        return;
+    if (mk->count == MAX_MARKS) {
+        mk->overflow = 1;
+        return;
+    }
+    mk->mark[mk->count++] = (mark_t){x, w->at + (p - w->buf) + (int64_t)used, section, 0};
+}
+
+/* The section lines that start in [b, e), and whether a block comment opens there. */
+static void scan_share(window_t *w, int64_t b, int64_t e, marks_t *mk)
+{
+    memset(mk, 0, sizeof *mk);
+    for (int64_t x = b == 0 ? 0 : next_line(w, b - 1, e); x < e && !mk->overflow;
+         x = next_line(w, x, e))
+        examine_line(w, x, mk);
+    for (int64_t x = b; x < e && !w->failed && !mk->block_comment;) { /* "\*" */
+        size_t avail;
+        const char *p = window(w, x, 2, &avail);
+        if (!p)
+            break;
+        size_t lim = e - x < (int64_t)avail ? (size_t)(e - x) : avail;
+        const char *bs = memchr(p, '\\', lim);
+        if (!bs) {
+            x += (int64_t)lim;
+            continue;
+        }
+        x += bs - p;
+        p = window(w, x, 2, &avail);
+        mk->block_comment = p && avail >= 2 && p[1] == '*';
+        x++;
+    }
+    mk->failed = w->failed;
+}
+
+/* The sections of the file from every rank's marks: each body runs to the next section
+ * line; End (and what follows it) ends the last. 0 when the file is not one this reader
+ * takes (a block comment, a section it refuses, a second objective, no objective first). */
+static int layout_of(const marks_t *all, int P, int64_t size, layout_t *l)
+{
+    memset(l, 0, sizeof *l);
+    int64_t end_at = size;
+    mark_t m[MAX_MARKS];
+    int count = 0;
+    for (int k = 0; k < P; k++) {
+        if (all[k].overflow || all[k].failed || all[k].block_comment)
+            return 0;
+        for (int j = 0; j < all[k].count && end_at == size; j++) {
+            if (all[k].mark[j].section == SLP_LP_END)
+                end_at = all[k].mark[j].line;
+            else if (count == MAX_MARKS)
+                return 0;
+            else
+                m[count++] = all[k].mark[j];
+        }
+    }
+    if (count == 0 || (m[0].section != SLP_LP_MIN && m[0].section != SLP_LP_MAX))
+        return 0;
+    for (int j = 0; j < count; j++) {
+        if (m[j].section == SLP_LP_UNSUPPORTED ||
+            (j > 0 && (m[j].section == SLP_LP_MIN || m[j].section == SLP_LP_MAX)))
+            return 0;
+        l->kind[j] = m[j].section;
+        l->body[j] = m[j].body;
+        l->end[j] = j + 1 < count ? m[j + 1].line : end_at;
+    }
+    l->count = count;
+    l->head_end = m[0].line;
+    l->end_line = end_at;
+    return 1;
+}
+
+static slp_err find_layout(reader_t *rd, window_t *w, layout_t *l, int *ok)
+{
+    marks_t mine, *all = malloc(sizeof *all * (size_t)rd->P);
+    scan_share(w, w->size * rd->me / rd->P, w->size * (rd->me + 1) / rd->P, &mine);
+    slp_err rc = slp_comm_allgather(rd->comm, all ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of "
+                                    "memory"), &mine, sizeof mine, all);
+    *ok = rc == SLP_OK && layout_of(all, rd->P, w->size, l);
+    free(all);
+    return rc;
+}
+
+/* ---- pieces ------------------------------------------------------------------------ */
+
+/* Whether a statement of `section` must start at the line at x: the tokens the
+ * one-process reader reads before it cannot run on into it. */
+static int is_cut(window_t *w, int64_t x, int section)
+{
+    const char *p;
+    size_t avail;
+    int long_blanks;
+    if (!line_start(w, x, &p, &avail, &long_blanks))
+        return 0;
+    switch (section) {
+    case SLP_LP_MIN:
+    case SLP_LP_MAX: /* a sign starts a term */
+        return *p == '+' || *p == '-';
+    case SLP_LP_CONS: { /* a label starts a constraint */
+        size_t k = 0;
+        while (k < avail && slp_lp_name_char((unsigned char)p[k]))
+            k++;
+        if (k == 0)
+            return 0;
+        while (k < avail && (p[k] == ' ' || p[k] == '\t'))
+            k++;
+        return k < avail && p[k] == ':';
+    }
+    case SLP_LP_BOUNDS: /* no comparison, whose bound began on the line before */
+        return *p != '\\' && *p != '<' && *p != '>' && *p != '=';
+    default: /* names of integer markers */
+        return 1;
+    }
+}
+
+/* Where rank k's piece of the section [body, end) starts: the first cut line at or after
+ * its share of the bytes (rank 0: the body). */
+static int64_t piece_start(window_t *w, int64_t body, int64_t end, int section, int k, int P)
+{
+    if (k == 0 || body >= end)
+        return k == 0 ? body : end;
+    int64_t x = next_line(w, body + (end - body) * k / P - 1, end);
+    while (x < end && !is_cut(w, x, section) && !w->failed)
+        x = next_line(w, x, end);
+    return w->failed ? -1 : x;
+}
+
+/* Every rank's piece of every section, parsed; rows_in[i] the rows of section i's piece. */
+static slp_err parse_pieces(reader_t *rd, window_t *w, slp_lp_pieces_t *pc, const layout_t *l,
+                            int64_t *rows_in)
+{
+    int64_t mine[MAX_MARKS], *all = malloc(sizeof *all * MAX_MARKS * (size_t)rd->P);
+    for (int i = 0; i < l->count; i++)
+        mine[i] = piece_start(w, l->body[i], l->end[i], l->kind[i], rd->me, rd->P);
+    slp_err rc = slp_comm_allgather(rd->comm, all ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of "
+                                    "memory"), mine, sizeof mine, all);
+    if (rc != SLP_OK) {
+        free(all);
+        return rc;
+    }
+    if (rd->me == 0 && l->head_end > 0) /* nothing but comments before the objective */
+        rc = slp_lp_pieces_read(pc, 0, l->head_end, -1, SLP_LP_NONE, 0, 0);
+    if (rc == SLP_OK && rd->me == 0 && l->end_line < w->size) /* a NUL byte there, say */
+        rc = slp_lp_pieces_read(pc, l->end_line, next_line(w, l->end_line, w->size), -1,
+                                SLP_LP_END, 0, 0);
+    slp_lp_piece_view_t v;
+    for (int i = 0; i < l->count && rc == SLP_OK; i++) {
+        int64_t lo = all[rd->me * MAX_MARKS + i], hi = l->end[i];
+        for (int k = rd->me + 1; k < rd->P && hi == l->end[i]; k++)
+            hi = all[k * MAX_MARKS + i] >= 0 ? all[k * MAX_MARKS + i] : hi;
+        for (int k = 0; k < rd->P; k++)
+            if (all[k * MAX_MARKS + i] < 0)
+                slp_read_give_up(rd, "a piece's start could not be read");
+        slp_lp_pieces_view(pc, &v);
+        int64_t m_before = v.m;
+        int objective = l->kind[i] == SLP_LP_MIN || l->kind[i] == SLP_LP_MAX;
+        if (lo >= 0 && lo < hi)
+            rc = slp_lp_pieces_read(pc, lo, hi, i, l->kind[i], rd->me == 0,
+                                    objective && rd->me == 0);
+        slp_lp_pieces_view(pc, &v);
+        rows_in[i] = v.m - m_before;
+    }
+    free(all);
+    if (rc != SLP_OK) {
+        slp_error_clear();
+        slp_read_give_up(rd, "a piece the one-process reader would read otherwise, or refuse");
+    }
+    return rc == SLP_ERR_NOMEM ? slp_error(SLP_ERR_NOMEM, "out of memory") : SLP_OK;
+}
+
+/* ---- records to their ranks ---------------------------------------------------- */
+
+/* count records of `size` bytes to the ranks dest[k]; *in the records sent here, in
+ * sender order (free it). Collective; `local` is this rank's status. */
+static slp_err route(reader_t *rd, slp_err local, const void *recs, const int *dest,
+                     int64_t count, size_t size, void **in, int64_t *in_count)
+{
+    *in = NULL;
+    *in_count = 0;
+    int64_t *per = calloc((size_t)rd->P + 1, sizeof *per);
+    char *sorted = malloc(size * (size_t)count + 1);
+    slp_err rc = local != SLP_OK ? local : per && sorted ? SLP_OK
+                                              : slp_error(SLP_ERR_NOMEM, "out of memory");
+    if (rc == SLP_OK) {
+        for (int64_t k = 0; k < count; k++)
+            per[dest[k] + 1]++;
+        for (int d = 0; d < rd->P; d++)
+            per[d + 1] += per[d];
+        for (int64_t k = 0; k < count; k++)
+            memcpy(sorted + size * (size_t)per[dest[k]]++, (const char *)recs + size * (size_t)k,
+                   size);
+        for (int d = rd->P; d > 0; d--) /* ends to counts */
+            per[d] = per[d - 1] - (d > 1 ? per[d - 2] : 0);
+        memmove(per, per + 1, sizeof *per * (size_t)rd->P);
+    }
+    rc = slp_comm_agree(rd->comm, rc);
+    if (rc == SLP_OK)
+        rc = slp_comm_exchange(rd->comm, sorted, per, size, in, in_count);
+    free(per);
+    free(sorted);
+    return rc;
+}
+
+/* ---- names at their owners --------------------------------------------------------- */
+
+/* An owner's names: an open-addressing table of group numbers, one group per distinct
+ * name (4 bytes a slot, at most 3/4 full: sized for `count` names all distinct), each
+ * group's name pointing into the message received; names are compared byte for byte. */
+typedef struct {
+    uint32_t *slot; /* UINT32_MAX: free */
+    uint64_t mask;
+    struct group_key {
+        uint64_t hash;
+        const char *name;
+        size_t len;
+    } *key;
+} groups_t;
+
+static slp_err groups_open(groups_t *gs, int64_t count)
+{
+    uint64_t cap = 16;
+    while (cap < (uint64_t)(count + count / 3 + 1))
+        cap *= 2;
+    gs->mask = cap - 1;
+    gs->slot = malloc(sizeof *gs->slot * cap);
+    gs->key = malloc(sizeof *gs->key * (size_t)(count + 1));
+    if (!gs->slot || !gs->key)
+        return SLP_ERR_NOMEM;
+    memset(gs->slot, 0xff, sizeof *gs->slot * cap);
+    return SLP_OK;
+}
+
+/* The group of a name of hash h, a new one (number *groups, then counted) when it is not
+ * there. */
+static uint32_t group_of_name(groups_t *gs, uint64_t h, const char *name, size_t len,
+                              int64_t *groups)
+{
+    uint64_t at = h & gs->mask;
+    for (; gs->slot[at] != UINT32_MAX; at = (at + 1) & gs->mask) {
+        const struct group_key *k = &gs->key[gs->slot[at]];
+        if (k->hash == h && k->len == len && slp_names_equal(k->name, name, len))
+            return gs->slot[at];
+    }
+    uint32_t g = (uint32_t)(*groups)++;
+    gs->key[g] = (struct group_key){h, name, len};
+    gs->slot[at] = g;
+    return g;
+}
+
+static void groups_close(groups_t *gs)
+{
+    free(gs->slot);
+    free(gs->key);
+}
+
+/* ---- rows ---------------------------------------------------------------------------- */
+
+/* Global row numbers: by piece, in file order (section, then rank). *m the rows of the
+ * file. */
+static slp_err number_rows(reader_t *rd, const int64_t *rows_in, int sections, int64_t *grow,
+                           int64_t *m)
+{
+    int64_t *all = malloc(sizeof *all * MAX_MARKS * (size_t)rd->P), base[MAX_MARKS] = {0};
+    slp_err rc = slp_comm_allgather(rd->comm, all ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of "
+                                    "memory"), rows_in, sizeof(int64_t) * MAX_MARKS, all);
+    if (rc != SLP_OK) {
+        free(all);
+        return rc;
+    }
+    int64_t total = 0;
+    for (int i = 0; i < sections; i++)
+        for (int k = 0; k < rd->P; k++) {
+            if (k == rd->me)
+                base[i] = total;
+            total += all[k * MAX_MARKS + i];
+        }
+    int64_t r = 0;
+    for (int i = 0; i < sections; i++)
+        for (int64_t t = 0; t < rows_in[i]; t++)
+            grow[r++] = base[i] + t;
+    *m = total;
+    free(all);
+    return SLP_OK;
+}
+
+/* Every row's name, the label or R<i> (*generated: room for it). */
+static const char *row_name(const slp_lp_piece_view_t *v, const int64_t *grow, int64_t r,
+                            char generated[32])
+{
+    if (v->row_labels[r])
+        return v->row_labels[r];
+    snprintf(generated, 32, "R%lld", (long long)grow[r]);
+    return generated;
+}
+
+/* Every row's name (its label, or R<i>) once in the file: the names go to owners by
+ * hash, where a name met again is the one-process reader's "used twice" (it refuses the
+ * file). */
+static slp_err check_row_names(reader_t *rd, const slp_lp_piece_view_t *v, const int64_t *grow)
+{
+    slp_outbox_t ob;
+    slp_err rc = slp_outbox_open(&ob, rd->P);
+    char none = 0; /* name records without a tail */
+    for (int64_t r = 0; r < v->m && rc == SLP_OK; r++) {
+        char generated[32];
+        const char *name = row_name(v, grow, r, generated);
+        size_t len = strlen(name);
+        rc = slp_outbox_name(&ob, slp_read_owner_of(rd, slp_name_hash(name, len)), name, len,
+                             &none, 0);
+    }
+    char *in = NULL;
+    int64_t in_len = 0, n = 0;
+    rc = slp_outbox_send(rd, rc, &ob, &in, &in_len);
+    for (const char *at = in; rc == SLP_OK && at < in + in_len; n++) {
+        size_t len;
+        slp_read_take_name(&at, &len, &none, 0);
+    }
+    groups_t gs = {NULL, 0, NULL};
+    if (rc == SLP_OK && groups_open(&gs, n) != SLP_OK)
+        rc = slp_error(SLP_ERR_NOMEM, "out of memory");
+    int64_t groups = 0;
+    for (const char *at = in; rc == SLP_OK && at < in + in_len;) {
+        size_t len;
+        const char *name = slp_read_take_name(&at, &len, &none, 0);
+        int64_t before = groups;
+        group_of_name(&gs, slp_name_hash(name, len), name, len, &groups);
+        if (groups == before) {
+            slp_read_give_up(rd, "a constraint name used twice");
+            break;
+        }
+    }
+    groups_close(&gs);
+    free(in);
+    slp_outbox_close(&ob, rd->P);
+    return rc;
+}
+
+typedef struct {
+    int64_t row;
+    double lc, uc;
+} row_rec_t;
+
+/* Every rank gets every row's name (for shards: rd->row_names, in the store). */
+static slp_err gather_row_names(reader_t *rd, const slp_lp_piece_view_t *v, const int64_t *grow,
+                                int64_t m)
+{
+    slp_outbox_t ob;
+    slp_err rc = slp_outbox_open(&ob, rd->P);
+    for (int d = 0; d < rd->P && rc == SLP_OK; d++)
+        for (int64_t r = 0; r < v->m && rc == SLP_OK; r++) {
+            char generated[32];
+            const char *name = row_name(v, grow, r, generated);
+            rc = slp_outbox_name(&ob, d, name, strlen(name), &grow[r], sizeof grow[r]);
+        }
+    char *in = NULL;
+    int64_t in_len = 0;
+    rc = slp_outbox_send(rd, rc, &ob, &in, &in_len);
+    slp_outbox_close(&ob, rd->P);
+    rd->row_names = rc == SLP_OK ? calloc((size_t)m + 1, sizeof *rd->row_names) : NULL;
+    if (rc == SLP_OK && !rd->row_names)
+        rc = slp_error(SLP_ERR_NOMEM, "out of memory");
+    for (const char *at = in; rc == SLP_OK && at < in + in_len;) {
+        size_t len;
+        int64_t row;
+        const char *name = slp_read_take_name(&at, &len, &row, sizeof row);
+        rd->row_names[row] = slp_name_store_add(&rd->name_store, name, len, "the row names");
+        rc = rd->row_names[row] ? SLP_OK : SLP_ERR_NOMEM;
+    }
+    free(in);
+    return slp_comm_agree(rd->comm, rc);
+}
+
+/* Every rank gets every row's bounds (as the MPS path's head gives them). */
+static slp_err gather_rows(reader_t *rd, const slp_lp_piece_view_t *v, const int64_t *grow,
+                           int64_t m, slp_mps_result_t *res)
+{
+    row_rec_t *out = malloc(sizeof *out * (size_t)(v->m * rd->P + 1));
+    int *dest = malloc(sizeof *dest * (size_t)(v->m * rd->P + 1));
+    res->lc = malloc(sizeof(double) * (size_t)(m + 1));
+    res->uc = malloc(sizeof(double) * (size_t)(m + 1));
+    slp_err rc = out && dest && res->lc && res->uc ? SLP_OK
+                                                   : slp_error(SLP_ERR_NOMEM, "out of memory");
+    int64_t at = 0;
+    for (int d = 0; rc == SLP_OK && d < rd->P; d++)
+        for (int64_t r = 0; r < v->m; r++, at++) {
+            out[at] = (row_rec_t){grow[r], v->lc[r], v->uc[r]};
+            dest[at] = d;
+        }
+    row_rec_t *got = NULL;
+    int64_t n_got = 0;
+    rc = route(rd, rc, out, dest, rc == SLP_OK ? v->m * rd->P : 0, sizeof *out, (void **)&got,
+               &n_got);
+    if (rc == SLP_OK && n_got != m)
+        rc = slp_error(SLP_ERR_INTERNAL, "parallel read: %lld of %lld rows arrived",
+                       (long long)n_got, (long long)m);
+    for (int64_t k = 0; rc == SLP_OK && k < n_got; k++) {
+        res->lc[got[k].row] = got[k].lc;
+        res->uc[got[k].row] = got[k].uc;
+    }
+    free(got), free(out), free(dest);
+    return rc;
+}
+
+/* The objective's constant: each rank's constants summed from 0.0 in file order, then
+ * the ranks' sums in rank order, which is the file's sum unless a rank after the first
+ * with constants has more than one (rare: irregular). */
+static slp_err objective_constant(reader_t *rd, const slp_lp_piece_view_t *v,
+                                  slp_mps_result_t *res)
+{
+    double mine[2] = {v->obj_const, (double)v->obj_constants}, *all;
+    all = malloc(sizeof mine * (size_t)rd->P);
+    slp_err rc = slp_comm_allgather(rd->comm, all ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of "
+                                    "memory"), mine, sizeof mine, all);
+    if (rc != SLP_OK) {
+        free(all);
+        return rc;
+    }
+    double sum = 0.0, seen = 0;
+    for (int k = 0; k < rd->P; k++) {
+        if (seen > 0 && all[2 * k + 1] > 1)
+            slp_read_give_up(rd, "objective constants in two pieces");
+        seen += all[2 * k + 1];
+        sum += all[2 * k];
+    }
+    res->obj_const = sum;
+    free(all);
+    return SLP_OK;
+}
+
+/* ---- columns: every mention at its name's owner ------------------------------------ */
+
+typedef struct __attribute__((packed)) { /* a mention on its way to its name's owner,
+                                             after the name (18 bytes) */
+    uint32_t seq; /* its number on its rank */
+    int32_t row;  /* a term's global row; -1: the objective's; -2: a bound or marker;
+                     -3: none (the name alone still makes the column) */
+    double value;
+    uint8_t piece, code;
+} mention_t;
+
+typedef struct { /* the same at the owner, with the rank that read it */
+    double value;
+    uint32_t seq;
+    int32_t row, rank;
+    uint8_t piece, code;
+} held_t;
+
+/* Order of the file: piece, rank, then as read. */
+static int held_before(const held_t *a, const held_t *b)
+{
+    if (a->piece != b->piece)
+        return a->piece < b->piece;
+    if (a->rank != b->rank)
+        return a->rank < b->rank;
+    return a->seq < b->seq;
+}
+
+/* Mention k's use: its term, or its bound or marker (the triplets and the operations are
+ * each in the order of their mentions; *t and *o step through them). */
+static mention_t use_of(const slp_lp_piece_view_t *v, const int64_t *grow, int64_t k,
+                        int64_t *t, int64_t *o)
+{
+    const slp_triplets_t *tri = v->entries;
+    if (*t < tri->count && tri->col[*t] == k) {
+        int64_t r = tri->row[(*t)++];
+        return (mention_t){(uint32_t)k, r < 0 ? -1 : (int32_t)grow[r], tri->val[*t - 1],
+                           (uint8_t)v->col_piece[k], 0};
+    }
+    if (*o < v->n_ops && v->ops[*o].col == k) {
+        const slp_lp_op_t *op = &v->ops[(*o)++];
+        return (mention_t){(uint32_t)k, -2, op->value, (uint8_t)v->col_piece[k],
+                           (uint8_t)op->code};
+    }
+    return (mention_t){(uint32_t)k, -3, 0.0, (uint8_t)v->col_piece[k], 0};
+}
+
+/* Every mention with its name and use, to the name's owner (sized before it is filled). */
+static slp_err pack_mentions(reader_t *rd, const slp_lp_piece_view_t *v, const int64_t *grow,
+                             char **out, int64_t *per)
+{
+    int *dest = malloc(sizeof *dest * (size_t)(v->n + 1));
+    int64_t *at = calloc((size_t)rd->P + 1, sizeof *at);
+    slp_err rc = dest && at ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
+    memset(per, 0, sizeof *per * (size_t)rd->P);
+    for (int64_t k = 0; rc == SLP_OK && k < v->n; k++) {
+        size_t len = strlen(v->col_names[k]);
+        dest[k] = slp_read_owner_of(rd, slp_name_hash(v->col_names[k], len));
+        per[dest[k]] += (int64_t)(sizeof(uint32_t) + len + sizeof(mention_t));
+    }
+    for (int d = 0; rc == SLP_OK && d < rd->P; d++)
+        at[d + 1] = at[d] + per[d];
+    if (rc == SLP_OK && !(*out = malloc((size_t)at[rd->P] + 1)))
+        rc = slp_error(SLP_ERR_NOMEM, "out of memory");
+    for (int64_t k = 0, t = 0, o = 0; rc == SLP_OK && k < v->n; k++) {
+        uint32_t len = (uint32_t)strlen(v->col_names[k]);
+        mention_t u = use_of(v, grow, k, &t, &o);
+        char *p = *out + at[dest[k]];
+        memcpy(p, &len, sizeof len);
+        memcpy(p + sizeof len, v->col_names[k], len);
+        memcpy(p + sizeof len + len, &u, sizeof u);
+        at[dest[k]] += (int64_t)(sizeof len + len + sizeof u);
+    }
+    free(dest);
+    free(at);
+    return rc;
+}
+
+/* The owner's part: the mentions of its names by group (one per distinct name), each
+ * group's in file order, and each group's first mention. */
+typedef struct {
+    held_t *held;
+    int64_t count, groups;
+    int64_t *start;         /* [groups + 1] where each group's mentions start in held */
+    struct group_key *name; /* [groups] each group's name, kept for shards (else NULL) */
+} owner_t;
+
+/* Group the mentions received (from[s]: where rank s's end) by name, then place them by
+ * group (dropping the names, or keeping each group's with keep_names), each group
+ * sorted in file order (groups are small). */
+static slp_err owner_take(owner_t *ow, const char *in, int64_t in_len, const int64_t *from,
+                          int keep_names)
+{
+    for (const char *at = in; at < in + in_len; ow->count++) {
+        size_t len;
+        mention_t u;
+        slp_read_take_name(&at, &len, &u, sizeof u);
+    }
+    if (ow->count >= (int64_t)UINT32_MAX)
+        return slp_error(SLP_ERR_INPUT, "parallel read: too many names on one rank; use more "
+                         "ranks");
+    groups_t gs = {NULL, 0, NULL};
+    uint32_t *group_of = malloc(sizeof *group_of * (size_t)(ow->count + 1));
+    uint64_t *hash = malloc(sizeof *hash * (size_t)(ow->count + 1));
+    ow->start = calloc((size_t)ow->count + 2, sizeof *ow->start);
+    slp_err rc = group_of && hash && ow->start ? groups_open(&gs, ow->count) : SLP_ERR_NOMEM;
+    int64_t k = 0;
+    for (const char *at = in; rc == SLP_OK && at < in + in_len; k++) {
+        size_t len;
+        mention_t u;
+        const char *name = slp_read_take_name(&at, &len, &u, sizeof u);
+        hash[k] = slp_name_hash(name, len);
+    }
+    k = 0; /* the table's slots are fetched AHEAD mentions before they are probed */
+    enum { AHEAD = 16 };
+    for (const char *at = in; rc == SLP_OK && at < in + in_len; k++) {
+        if (k + AHEAD < ow->count)
+            __builtin_prefetch(&gs.slot[hash[k + AHEAD] & gs.mask]);
+        size_t len;
+        mention_t u;
+        const char *name = slp_read_take_name(&at, &len, &u, sizeof u);
+        group_of[k] = group_of_name(&gs, hash[k], name, len, &ow->groups);
+        ow->start[group_of[k] + 2]++;
+    }
+    free(hash);
+    if (keep_names) { /* they point into `in`, which the caller keeps as long */
+        ow->name = gs.key;
+        gs.key = NULL;
+    }
+    groups_close(&gs);
+    if (rc == SLP_OK && !(ow->held = malloc(sizeof *ow->held * (size_t)(ow->count + 1))))
+        rc = SLP_ERR_NOMEM;
+    for (int64_t g = 0; rc == SLP_OK && g < ow->groups; g++)
+        ow->start[g + 2] += ow->start[g + 1];
+    k = 0;
+    int rank = 0;
+    for (const char *at = in; rc == SLP_OK && at < in + in_len; k++) {
+        while (at - in >= from[rank])
+            rank++;
+        size_t len;
+        mention_t u;
+        slp_read_take_name(&at, &len, &u, sizeof u);
+        ow->held[ow->start[group_of[k] + 1]++] = (held_t){u.value, u.seq, u.row, rank, u.piece,
+                                                          u.code};
+    }
+    free(group_of);
+    for (int64_t g = 0; rc == SLP_OK && g < ow->groups; g++)
+        for (int64_t a = ow->start[g] + 1; a < ow->start[g + 1]; a++)
+            for (int64_t b = a; b > ow->start[g] && held_before(&ow->held[b], &ow->held[b - 1]);
+                 b--) {
+                held_t t = ow->held[b];
+                ow->held[b] = ow->held[b - 1];
+                ow->held[b - 1] = t;
+            }
+    return rc == SLP_OK ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
+}
+
+typedef struct { /* a name's first mention, to the rank that read it */
+    int64_t group, seq;
+    int32_t piece, owner;
+} intro_t;
+
+typedef struct {
+    int64_t a, b;
+} pair_t;
+
+/* Column numbers: the order of first mention in the file (piece, then rank, then as
+ * read). Each owner sends every group's first mention to the rank that read it; each
+ * rank numbers its first mentions in order (a rank's mentions, `mentions` of them, are
+ * numbered in file order: a sweep over their numbers, no sort), after those of the
+ * pieces before (an allgather of counts per piece), and tells the owners. number[g]
+ * for the owner's groups; *n the columns of the file. Collective; `local` is this
+ * rank's status so far. */
+static slp_err number_columns(reader_t *rd, slp_err local, const owner_t *ow, int64_t mentions,
+                              int sections, int64_t *number, int64_t *n)
+{
+    intro_t *out = malloc(sizeof *out * (size_t)(ow->groups + 1)), *in = NULL;
+    int *dest = malloc(sizeof *dest * (size_t)(ow->groups + 1));
+    slp_err rc = local != SLP_OK  ? local
+                 : out && dest    ? SLP_OK
+                                  : slp_error(SLP_ERR_NOMEM, "out of memory");
+    for (int64_t g = 0; rc == SLP_OK && g < ow->groups; g++) {
+        const held_t *first = &ow->held[ow->start[g]];
+        out[g] = (intro_t){g, first->seq, first->piece, rd->me};
+        dest[g] = first->rank;
+    }
+    int64_t n_in = 0;
+    rc = route(rd, rc, out, dest, rc == SLP_OK ? ow->groups : 0, sizeof *out, (void **)&in,
+               &n_in);
+    free(out);
+    free(dest);
+    uint32_t *at_seq = rc == SLP_OK ? malloc(sizeof *at_seq * (size_t)(mentions + 1)) : NULL;
+    if (rc == SLP_OK && !at_seq)
+        rc = slp_error(SLP_ERR_NOMEM, "out of memory");
+    if (rc == SLP_OK)
+        memset(at_seq, 0xff, sizeof *at_seq * (size_t)mentions);
+    for (int64_t k = 0; rc == SLP_OK && k < n_in; k++)
+        at_seq[in[k].seq] = (uint32_t)k;
+    int64_t cnt[MAX_MARKS] = {0}, *all = malloc(sizeof *all * MAX_MARKS * (size_t)rd->P);
+    for (int64_t k = 0; rc == SLP_OK && k < n_in; k++)
+        cnt[in[k].piece]++;
+    rc = slp_comm_allgather(rd->comm, rc == SLP_OK && !all ? SLP_ERR_NOMEM : rc, cnt, sizeof cnt,
+                            all);
+    int64_t next[MAX_MARKS] = {0}, total = 0;
+    for (int i = 0; rc == SLP_OK && i < sections; i++)
+        for (int k = 0; k < rd->P; k++) {
+            if (k == rd->me)
+                next[i] = total;
+            total += all[k * MAX_MARKS + i];
+        }
+    *n = total;
+    free(all);
+    pair_t *answer = rc == SLP_OK ? malloc(sizeof *answer * (size_t)(n_in + 1)) : NULL;
+    dest = rc == SLP_OK ? malloc(sizeof *dest * (size_t)(n_in + 1)) : NULL;
+    if (rc == SLP_OK && (!answer || !dest))
+        rc = slp_error(SLP_ERR_NOMEM, "out of memory");
+    for (int64_t s = 0; rc == SLP_OK && s < mentions; s++) {
+        uint32_t k = at_seq[s];
+        if (k == UINT32_MAX)
+            continue;
+        answer[k] = (pair_t){in[k].group, next[in[k].piece]++};
+        dest[k] = in[k].owner;
+    }
+    free(in);
+    free(at_seq);
+    pair_t *got = NULL;
+    int64_t n_got = 0;
+    rc = route(rd, rc, answer, dest, rc == SLP_OK ? n_in : 0, sizeof *answer, (void **)&got,
+               &n_got);
+    for (int64_t k = 0; rc == SLP_OK && k < n_got; k++)
+        number[got[k].a] = got[k].b;
+    free(got), free(answer), free(dest);
+    return rc;
+}
+
+typedef struct { /* an entry on its way to its column's rank */
+    int32_t col, row; /* the column within that rank's share */
+    double val;
+} lp_entry_t;
+
+typedef struct { /* a column's values on their way to its rank */
+    int32_t col;
+    uint8_t is_int, semi, pad[2];
+    double c, lv, uv;
+} col_rec_t;
+
+/* A group's mentions in file order into its column's values and entries: objective
+ * terms summed, bounds and markers applied, a row's terms summed (they are next to each
+ * other: a row's mentions come one after the other), as the one-process reader does. */
+static void settle_group(const reader_t *rd, const held_t *h, int64_t count, int64_t col,
+                         col_rec_t *cv, lp_entry_t *ent, int *ent_dest, int64_t *n_ent)
+{
+    int d = slp_block_of(rd->col_start, rd->P, col);
+    int32_t local = (int32_t)(col - rd->col_start[d]);
+    *cv = (col_rec_t){local, 0, 0, {0, 0}, 0.0, 0.0, INFINITY};
+    for (int64_t k = 0; k < count; k++) {
+        if (h[k].row == -1) {
+            cv->c += h[k].value;
+        } else if (h[k].row == -2) {
+            slp_lp_apply_op(h[k].code, h[k].value, &cv->lv, &cv->uv, &cv->is_int, &cv->semi);
+        } else if (h[k].row < 0) {
+            continue; /* a name alone */
+        } else if (k > 0 && h[k - 1].row == h[k].row) {
+            ent[*n_ent - 1].val += h[k].value;
+        } else {
+            ent[*n_ent] = (lp_entry_t){local, (int32_t)h[k].row, h[k].value};
+            ent_dest[(*n_ent)++] = d;
+        }
+    }
+    if (cv->semi) /* as the one-process reader relaxes x in {0} u [l, u] */
+        cv->lv = fmin(cv->lv, 0.0);
+}
+
+/* Each group's name (kept for shards) to the rank of its column: rd->col_names. */
+static slp_err send_column_names(reader_t *rd, const owner_t *ow, const int64_t *number)
+{
+    slp_outbox_t ob;
+    slp_err rc = slp_outbox_open(&ob, rd->P);
+    for (int64_t g = 0; g < ow->groups && rc == SLP_OK; g++)
+        rc = slp_outbox_name(&ob, slp_block_of(rd->col_start, rd->P, number[g]), ow->name[g].name,
+                             ow->name[g].len, &number[g], sizeof number[g]);
+    char *in = NULL;
+    int64_t in_len = 0, first = rd->col_start[rd->me];
+    rc = slp_outbox_send(rd, rc, &ob, &in, &in_len);
+    slp_outbox_close(&ob, rd->P);
+    rd->col_names = rc == SLP_OK ? calloc((size_t)(rd->col_start[rd->me + 1] - first) + 1,
+                                          sizeof *rd->col_names)
+                                 : NULL;
+    if (rc == SLP_OK && !rd->col_names)
+        rc = slp_error(SLP_ERR_NOMEM, "out of memory");
+    for (const char *at = in; rc == SLP_OK && at < in + in_len;) {
+        size_t len;
+        int64_t col;
+        const char *name = slp_read_take_name(&at, &len, &col, sizeof col);
+        rd->col_names[col - first] = slp_name_store_add(&rd->name_store, name, len,
+                                                        "the column names");
+        rc = rd->col_names[col - first] ? SLP_OK : SLP_ERR_NOMEM;
+    }
+    free(in);
+    return slp_comm_agree(rd->comm, rc);
+}
+
+/* The owner's groups, each settled (settle_group); the values and entries then go to
+ * the ranks of their columns. *values and *entries what this rank received. */
+static slp_err settle(reader_t *rd, owner_t *ow, const int64_t *number, col_rec_t **values,
+                      int64_t *n_values, lp_entry_t **entries, int64_t *n_entries)
+{
+    int64_t n_ent = 0;
+    col_rec_t *cv = malloc(sizeof *cv * (size_t)(ow->groups + 1));
+    int *cv_dest = malloc(sizeof *cv_dest * (size_t)(ow->groups + 1));
+    lp_entry_t *ent = malloc(sizeof *ent * (size_t)(ow->count + 1));
+    int *ent_dest = malloc(sizeof *ent_dest * (size_t)(ow->count + 1));
+    slp_err rc = cv && cv_dest && ent && ent_dest ? SLP_OK
+                                                  : slp_error(SLP_ERR_NOMEM, "out of memory");
+    for (int64_t g = 0; rc == SLP_OK && g < ow->groups; g++) {
+        settle_group(rd, ow->held + ow->start[g], ow->start[g + 1] - ow->start[g], number[g],
+                     &cv[g], ent, ent_dest, &n_ent);
+        cv_dest[g] = slp_block_of(rd->col_start, rd->P, number[g]);
+    }
+    free(ow->held);
+    ow->held = NULL;
+    rc = route(rd, rc, cv, cv_dest, rc == SLP_OK ? ow->groups : 0, sizeof *cv, (void **)values,
+               n_values);
+    free(cv), free(cv_dest);
+    rc = route(rd, rc, ent, ent_dest, rc == SLP_OK ? n_ent : 0, sizeof *ent, (void **)entries,
+               n_entries);
+    free(ent), free(ent_dest);
+    return rc;
+}
+
+/* This rank's share of the columns: values into res (c, lv, uv, n_int), entries into
+ * rd->ent by column (rd->col_ptr), as the MPS pieces hold them. */
+static slp_err place_columns(reader_t *rd, const col_rec_t *values, int64_t n_values,
+                             const lp_entry_t *got, int64_t n_got, slp_mps_result_t *res)
+{
+    int64_t n_mine = rd->col_start[rd->me + 1] - rd->col_start[rd->me];
+    res->n = n_mine;
+    res->c = malloc(sizeof *res->c * (size_t)(n_mine + 1));
+    res->lv = malloc(sizeof *res->lv * (size_t)(n_mine + 1));
+    res->uv = malloc(sizeof *res->uv * (size_t)(n_mine + 1));
+    rd->col_ptr = calloc((size_t)n_mine + 2, sizeof *rd->col_ptr);
+    rd->ent = malloc(sizeof *rd->ent * (size_t)(n_got + 1));
+    if (!res->c || !res->lv || !res->uv || !rd->col_ptr || !rd->ent)
+        return slp_error(SLP_ERR_NOMEM, "out of memory");
+    if (n_values != n_mine)
+        return slp_error(SLP_ERR_INTERNAL, "parallel read: %lld of %lld columns arrived",
+                         (long long)n_values, (long long)n_mine);
+    for (int64_t k = 0; k < n_values; k++) {
+        const col_rec_t *v = &values[k];
+        res->c[v->col] = v->c;
+        res->lv[v->col] = v->lv;
+        res->uv[v->col] = v->uv;
+        res->n_int += v->is_int;
+    }
+    int64_t *ptr = rd->col_ptr; /* by column, each column's entries in the order they came */
+    for (int64_t k = 0; k < n_got; k++)
+        ptr[got[k].col + 2]++;
+    for (int64_t j = 0; j < n_mine; j++)
+        ptr[j + 2] += ptr[j + 1];
+    for (int64_t k = 0; k < n_got; k++)
+        rd->ent[ptr[got[k].col + 1]++] = (entry_t){got[k].row, got[k].val};
+    rd->n_ent = rd->cap_ent = n_got;
+    rd->cols_seen = n_mine;
+    rd->cap_col_ptr = n_mine + 2;
+    return SLP_OK;
+}
+
+/* The columns: mentions to their names' owners (the pieces closed once they are
+ * packed), numbers, and each column's values and entries at the rank of its share of the
+ * numbers (even shares). */
+static slp_err resolve_columns(reader_t *rd, slp_err local, slp_lp_pieces_t **pc,
+                               const int64_t *grow, int sections, int names,
+                               slp_mps_result_t *res)
+{
+    slp_lp_piece_view_t v;
+    slp_lp_pieces_view(*pc, &v);
+    char *out = NULL, *in = NULL;
+    int64_t *per = malloc(sizeof *per * (size_t)rd->P), in_len = 0, n = 0;
+    int64_t *from = calloc((size_t)rd->P, sizeof *from);
+    /* slp_fault_nomem: the test hook of tests/mpi/failures.sh */
+    slp_err rc = local != SLP_OK ? local : slp_fault_nomem("read-mentions");
+    if (rc == SLP_OK)
+        rc = per && from ? pack_mentions(rd, &v, grow, &out, per)
+                         : slp_error(SLP_ERR_NOMEM, "out of memory");
+    if (rc == SLP_OK && v.n >= (int64_t)UINT32_MAX)
+        rc = slp_error(SLP_ERR_INPUT, "parallel read: %lld names in a rank's pieces; use more "
+                       "ranks", (long long)v.n);
+    slp_lp_pieces_close(pc);
+    rc = slp_comm_agree(rd->comm, rc);
+    if (rc == SLP_OK)
+        rc = slp_comm_exchange_from(rd->comm, out, per, 1, (void **)&in, &in_len, from);
+    free(out);
+    free(per);
+    for (int k = 1; rc == SLP_OK && k < rd->P; k++) /* counts to ends */
+        from[k] += from[k - 1];
+    owner_t ow = {NULL, 0, 0, NULL, NULL};
+    if (rc == SLP_OK)
+        rc = owner_take(&ow, in, in_len, from, names);
+    if (!names) /* else the groups' names point into it */
+        free(in);
+    free(from);
+    int64_t *number = rc == SLP_OK ? malloc(sizeof *number * (size_t)(ow.groups + 1)) : NULL;
+    if (rc == SLP_OK && !number)
+        rc = slp_error(SLP_ERR_NOMEM, "out of memory");
+    rc = number_columns(rd, rc, &ow, v.n, sections, number, &n);
+    if (rc == SLP_OK && n / rd->P >= INT32_MAX)
+        slp_read_give_up(rd, "2^31 columns a rank or more");
+    int ok = 0;
+    rc = slp_read_all_ranks(rd->comm, rc, !rd->irregular, &ok);
+    for (int k = 0; rc == SLP_OK && ok && k <= rd->P; k++)
+        rd->col_start[k] = n * k / rd->P;
+    col_rec_t *values = NULL;
+    lp_entry_t *entries = NULL;
+    int64_t n_values = 0, n_entries = 0;
+    if (rc == SLP_OK && ok && names)
+        rc = send_column_names(rd, &ow, number);
+    if (names)
+        free(in), free(ow.name);
+    if (rc == SLP_OK && ok)
+        rc = settle(rd, &ow, number, &values, &n_values, &entries, &n_entries);
+    if (rc == SLP_OK && ok)
+        rc = place_columns(rd, values, n_values, entries, n_entries, res);
+    free(values), free(entries), free(number), free(ow.held), free(ow.start);
+    return slp_comm_agree(rd->comm, rc);
+}
+
+/* ---- the whole read -------------------------------------------------------------- */
+
+/* The model from the pieces: rows numbered and named, every row everywhere, the columns
+ * at the ranks of their shares. */
+static slp_err assemble(reader_t *rd, slp_lp_pieces_t **pc, const layout_t *l,
+                        const int64_t *rows_in, int names, slp_mps_result_t *res)
+{
+    slp_lp_piece_view_t v;
+    slp_lp_pieces_view(*pc, &v);
+    int64_t *grow = malloc(sizeof *grow * (size_t)(v.m + 1)), m = 0;
+    slp_err rc = slp_comm_agree(rd->comm, grow ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of "
+                                "memory"));
+    if (rc == SLP_OK)
+        rc = number_rows(rd, rows_in, l->count, grow, &m);
+    if (rc == SLP_OK && m > INT32_MAX)
+        slp_read_give_up(rd, "2^31 rows or more");
+    if (rc == SLP_OK)
+        rc = check_row_names(rd, &v, grow);
+    int ok = 0;
+    rc = slp_read_all_ranks(rd->comm, rc, !rd->irregular, &ok);
+    if (rc == SLP_OK && ok) {
+        res->m = m;
+        res->sense = l->kind[0] == SLP_LP_MAX ? -1 : 1;
+        res->name = slp_strdup("");
+        rc = slp_comm_agree(rd->comm, res->name ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of "
+                            "memory"));
+    }
+    if (rc == SLP_OK && ok)
+        rc = gather_rows(rd, &v, grow, m, res);
+    if (rc == SLP_OK && ok && names)
+        rc = gather_row_names(rd, &v, grow, m);
+    if (rc == SLP_OK && ok)
+        rc = objective_constant(rd, &v, res);
+    if (rc == SLP_OK && ok)
+        rc = resolve_columns(rd, rc, pc, grow, l->count, names, res);
+    free(grow);
+    return rc;
+}
+
+slp_err slp_read_lp_model(reader_t *rd, const char *path, int relax, int names,
+                          slp_mps_result_t *res, int *ok)
+{
+    *ok = 0;
+    window_t w = {rd->src, slp_text_at_size(rd->src), malloc(BLOCK), 0, 0, 0};
+    layout_t l;
+    int64_t rows_in[MAX_MARKS] = {0};
+    slp_lp_pieces_t *pc = NULL;
+    slp_err rc = slp_comm_agree(rd->comm, w.buf ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of "
+                                "memory"));
+    if (rc == SLP_OK)
+        rc = find_layout(rd, &w, &l, ok);
+    if (rc == SLP_OK && !*ok)
+        slp_read_give_up(rd, "sections this reader does not cut (a block comment, SOS, more "
+                             "than 16), or no objective first");
+    if (rc == SLP_OK)
+        rc = slp_read_all_ranks(rd->comm, rc, *ok, ok);
+    if (rc == SLP_OK && *ok)
+        rc = slp_comm_agree(rd->comm, slp_lp_pieces_open(path, rd->src, &pc));
+    rd->t[0] = slp_wall_seconds();
+    if (rc == SLP_OK && *ok)
+        rc = parse_pieces(rd, &w, pc, &l, rows_in);
+    if (rc == SLP_OK && *ok)
+        rc = slp_read_all_ranks(rd->comm, rc, !rd->irregular, ok);
+    free(w.buf);
+    rd->t[1] = slp_wall_seconds();
+    if (rc == SLP_OK && *ok)
+        rc = assemble(rd, &pc, &l, rows_in, names, res);
+    slp_lp_pieces_close(&pc);
+    rd->t[2] = slp_wall_seconds();
+    if (rc == SLP_OK && *ok)
+        rc = slp_read_all_ranks(rd->comm, rc, !rd->irregular, ok);
+    if (rc == SLP_OK && *ok) {
+        if (!slp_read_model_acceptable(res, relax))
+            slp_read_give_up(rd, "integer columns without relax, or values the model check "
+                                 "refuses");
+        rc = slp_read_all_ranks(rd->comm, rc, !rd->irregular, ok);
+    }
+    return rc;
+}
