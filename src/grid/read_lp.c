@@ -480,6 +480,30 @@ typedef struct {
     double lc, uc;
 } row_rec_t;
 
+/* Send the name records of *ob (each with its index as an int64 tail) and keep what
+ * arrives: (*names)[index - first] for `count` indexes, in rd's store. Collective;
+ * `local` is this rank's status. */
+static slp_err receive_names(reader_t *rd, slp_err local, slp_outbox_t *ob, int64_t first,
+                             int64_t count, char ***names)
+{
+    char *in = NULL;
+    int64_t in_len = 0;
+    slp_err rc = slp_outbox_send(rd, local, ob, &in, &in_len);
+    slp_outbox_close(ob, rd->P);
+    *names = rc == SLP_OK ? calloc((size_t)count + 1, sizeof **names) : NULL;
+    if (rc == SLP_OK && !*names)
+        rc = slp_error(SLP_ERR_NOMEM, "out of memory");
+    for (const char *at = in; rc == SLP_OK && at < in + in_len;) {
+        size_t len;
+        int64_t index;
+        const char *name = slp_read_take_name(&at, &len, &index, sizeof index);
+        (*names)[index - first] = slp_name_store_add(&rd->name_store, name, len, "the names");
+        rc = (*names)[index - first] ? SLP_OK : SLP_ERR_NOMEM;
+    }
+    free(in);
+    return slp_comm_agree(rd->comm, rc);
+}
+
 /* Every rank gets every row's name (for shards: rd->row_names, in the store). */
 static slp_err gather_row_names(reader_t *rd, const slp_lp_piece_view_t *v, const int64_t *grow,
                                 int64_t m)
@@ -492,22 +516,7 @@ static slp_err gather_row_names(reader_t *rd, const slp_lp_piece_view_t *v, cons
             const char *name = row_name(v, grow, r, generated);
             rc = slp_outbox_name(&ob, d, name, strlen(name), &grow[r], sizeof grow[r]);
         }
-    char *in = NULL;
-    int64_t in_len = 0;
-    rc = slp_outbox_send(rd, rc, &ob, &in, &in_len);
-    slp_outbox_close(&ob, rd->P);
-    rd->row_names = rc == SLP_OK ? calloc((size_t)m + 1, sizeof *rd->row_names) : NULL;
-    if (rc == SLP_OK && !rd->row_names)
-        rc = slp_error(SLP_ERR_NOMEM, "out of memory");
-    for (const char *at = in; rc == SLP_OK && at < in + in_len;) {
-        size_t len;
-        int64_t row;
-        const char *name = slp_read_take_name(&at, &len, &row, sizeof row);
-        rd->row_names[row] = slp_name_store_add(&rd->name_store, name, len, "the row names");
-        rc = rd->row_names[row] ? SLP_OK : SLP_ERR_NOMEM;
-    }
-    free(in);
-    return slp_comm_agree(rd->comm, rc);
+    return receive_names(rd, rc, &ob, 0, m, &rd->row_names);
 }
 
 /* Every rank gets every row's bounds (as the MPS path's head gives them). */
@@ -848,25 +857,8 @@ static slp_err send_column_names(reader_t *rd, const owner_t *ow, const int64_t 
     for (int64_t g = 0; g < ow->groups && rc == SLP_OK; g++)
         rc = slp_outbox_name(&ob, slp_block_of(rd->col_start, rd->P, number[g]), ow->name[g].name,
                              ow->name[g].len, &number[g], sizeof number[g]);
-    char *in = NULL;
-    int64_t in_len = 0, first = rd->col_start[rd->me];
-    rc = slp_outbox_send(rd, rc, &ob, &in, &in_len);
-    slp_outbox_close(&ob, rd->P);
-    rd->col_names = rc == SLP_OK ? calloc((size_t)(rd->col_start[rd->me + 1] - first) + 1,
-                                          sizeof *rd->col_names)
-                                 : NULL;
-    if (rc == SLP_OK && !rd->col_names)
-        rc = slp_error(SLP_ERR_NOMEM, "out of memory");
-    for (const char *at = in; rc == SLP_OK && at < in + in_len;) {
-        size_t len;
-        int64_t col;
-        const char *name = slp_read_take_name(&at, &len, &col, sizeof col);
-        rd->col_names[col - first] = slp_name_store_add(&rd->name_store, name, len,
-                                                        "the column names");
-        rc = rd->col_names[col - first] ? SLP_OK : SLP_ERR_NOMEM;
-    }
-    free(in);
-    return slp_comm_agree(rd->comm, rc);
+    int64_t first = rd->col_start[rd->me];
+    return receive_names(rd, rc, &ob, first, rd->col_start[rd->me + 1] - first, &rd->col_names);
 }
 
 /* The owner's groups, each settled (settle_group); the values and entries then go to
