@@ -24,6 +24,7 @@
 #include "core/timer.h"
 #include "grid/fault_hook.h"
 #include "grid/read_internal.h"
+#include "grid/route.h"
 #include "io/lp.h"
 #include "io/lp_pieces.h"
 
@@ -79,12 +80,6 @@ static int64_t next_line(window_t *w, int64_t x, int64_t end)
     return end;
 }
 
-/* The blanks the tokenizer skips at a line's start (not the newline). */
-static int is_lead_blank(char ch)
-{
-    return ch == ' ' || ch == '\t' || ch == '\v' || ch == '\f' || ch == '\r';
-}
-
 /* The line at x: *p its first non-blank byte, *avail the bytes from there in memory.
  * 0 when the line is blank, or its blanks fill the LOOK bytes (*long_blanks). */
 static int line_start(window_t *w, int64_t x, const char **p, size_t *avail, int *long_blanks)
@@ -92,7 +87,7 @@ static int line_start(window_t *w, int64_t x, const char **p, size_t *avail, int
     size_t got;
     const char *s = window(w, x, LOOK, &got);
     size_t k = 0, lim = got < LOOK ? got : LOOK;
-    while (s && k < lim && is_lead_blank(s[k]))
+    while (s && k < lim && s[k] != '\n' && slp_lp_space(s[k])) /* the tokenizer's blanks */
         k++;
     *long_blanks = s && k == LOOK;
     if (!s || k == lim || s[k] == '\n')
@@ -308,39 +303,6 @@ static slp_err parse_pieces(reader_t *rd, window_t *w, slp_lp_pieces_t *pc, cons
     return rc == SLP_ERR_NOMEM ? slp_error(SLP_ERR_NOMEM, "out of memory") : SLP_OK;
 }
 
-/* ---- records to their ranks ---------------------------------------------------- */
-
-/* count records of `size` bytes to the ranks dest[k]; *in the records sent here, in
- * sender order (free it). Collective; `local` is this rank's status. */
-static slp_err route(reader_t *rd, slp_err local, const void *recs, const int *dest,
-                     int64_t count, size_t size, void **in, int64_t *in_count)
-{
-    *in = NULL;
-    *in_count = 0;
-    int64_t *per = calloc((size_t)rd->P + 1, sizeof *per);
-    char *sorted = malloc(size * (size_t)count + 1);
-    slp_err rc = local != SLP_OK ? local : per && sorted ? SLP_OK
-                                              : slp_error(SLP_ERR_NOMEM, "out of memory");
-    if (rc == SLP_OK) {
-        for (int64_t k = 0; k < count; k++)
-            per[dest[k] + 1]++;
-        for (int d = 0; d < rd->P; d++)
-            per[d + 1] += per[d];
-        for (int64_t k = 0; k < count; k++)
-            memcpy(sorted + size * (size_t)per[dest[k]]++, (const char *)recs + size * (size_t)k,
-                   size);
-        for (int d = rd->P; d > 0; d--) /* ends to counts */
-            per[d] = per[d - 1] - (d > 1 ? per[d - 2] : 0);
-        memmove(per, per + 1, sizeof *per * (size_t)rd->P);
-    }
-    rc = slp_comm_agree(rd->comm, rc);
-    if (rc == SLP_OK)
-        rc = slp_comm_exchange(rd->comm, sorted, per, size, in, in_count);
-    free(per);
-    free(sorted);
-    return rc;
-}
-
 /* ---- names at their owners --------------------------------------------------------- */
 
 /* An owner's names: an open-addressing table of group numbers, one group per distinct
@@ -395,31 +357,37 @@ static void groups_close(groups_t *gs)
 
 /* ---- rows ---------------------------------------------------------------------------- */
 
-/* Global row numbers: by piece, in file order (section, then rank). *m the rows of the
- * file. */
+/* Things numbered by piece in file order (section, then rank), count[i] of them in this
+ * rank's piece of section i: base[i] the number of its first, *total those of the file.
+ * Collective (an allgather of the counts); `local` is this rank's status. */
+static slp_err piece_offsets(reader_t *rd, slp_err local, const int64_t count[MAX_MARKS],
+                             int sections, int64_t base[MAX_MARKS], int64_t *total)
+{
+    int64_t *all = malloc(sizeof *all * MAX_MARKS * (size_t)rd->P);
+    slp_err rc = slp_comm_allgather(rd->comm, local != SLP_OK ? local : all ? SLP_OK
+                                    : slp_error(SLP_ERR_NOMEM, "out of memory"),
+                                    count, sizeof(int64_t) * MAX_MARKS, all);
+    *total = 0;
+    for (int i = 0; rc == SLP_OK && i < sections; i++)
+        for (int k = 0; k < rd->P; k++) {
+            if (k == rd->me)
+                base[i] = *total;
+            *total += all[k * MAX_MARKS + i];
+        }
+    free(all);
+    return rc;
+}
+
+/* Global row numbers: by piece, in file order. *m the rows of the file. */
 static slp_err number_rows(reader_t *rd, const int64_t *rows_in, int sections, int64_t *grow,
                            int64_t *m)
 {
-    int64_t *all = malloc(sizeof *all * MAX_MARKS * (size_t)rd->P), base[MAX_MARKS] = {0};
-    slp_err rc = slp_comm_allgather(rd->comm, all ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of "
-                                    "memory"), rows_in, sizeof(int64_t) * MAX_MARKS, all);
-    if (rc != SLP_OK) {
-        free(all);
-        return rc;
-    }
-    int64_t total = 0;
-    for (int i = 0; i < sections; i++)
-        for (int k = 0; k < rd->P; k++) {
-            if (k == rd->me)
-                base[i] = total;
-            total += all[k * MAX_MARKS + i];
-        }
+    int64_t base[MAX_MARKS] = {0};
+    SLP_CALL(piece_offsets(rd, SLP_OK, rows_in, sections, base, m));
     int64_t r = 0;
     for (int i = 0; i < sections; i++)
         for (int64_t t = 0; t < rows_in[i]; t++)
             grow[r++] = base[i] + t;
-    *m = total;
-    free(all);
     return SLP_OK;
 }
 
@@ -537,8 +505,8 @@ static slp_err gather_rows(reader_t *rd, const slp_lp_piece_view_t *v, const int
         }
     row_rec_t *got = NULL;
     int64_t n_got = 0;
-    rc = route(rd, rc, out, dest, rc == SLP_OK ? v->m * rd->P : 0, sizeof *out, (void **)&got,
-               &n_got);
+    rc = slp_route_records(rd->comm, rc, out, sizeof *out, v->m * rd->P, dest,
+                           "parallel read", (void **)&got, &n_got);
     if (rc == SLP_OK && n_got != m)
         rc = slp_error(SLP_ERR_INTERNAL, "parallel read: %lld of %lld rows arrived",
                        (long long)n_got, (long long)m);
@@ -763,8 +731,8 @@ static slp_err number_columns(reader_t *rd, slp_err local, const owner_t *ow, in
         dest[g] = first->rank;
     }
     int64_t n_in = 0;
-    rc = route(rd, rc, out, dest, rc == SLP_OK ? ow->groups : 0, sizeof *out, (void **)&in,
-               &n_in);
+    rc = slp_route_records(rd->comm, rc, out, sizeof *out, ow->groups, dest,
+                           "parallel read", (void **)&in, &n_in);
     free(out);
     free(dest);
     uint32_t *at_seq = rc == SLP_OK ? malloc(sizeof *at_seq * (size_t)(mentions + 1)) : NULL;
@@ -774,20 +742,10 @@ static slp_err number_columns(reader_t *rd, slp_err local, const owner_t *ow, in
         memset(at_seq, 0xff, sizeof *at_seq * (size_t)mentions);
     for (int64_t k = 0; rc == SLP_OK && k < n_in; k++)
         at_seq[in[k].seq] = (uint32_t)k;
-    int64_t cnt[MAX_MARKS] = {0}, *all = malloc(sizeof *all * MAX_MARKS * (size_t)rd->P);
+    int64_t cnt[MAX_MARKS] = {0}, next[MAX_MARKS] = {0};
     for (int64_t k = 0; rc == SLP_OK && k < n_in; k++)
         cnt[in[k].piece]++;
-    rc = slp_comm_allgather(rd->comm, rc == SLP_OK && !all ? SLP_ERR_NOMEM : rc, cnt, sizeof cnt,
-                            all);
-    int64_t next[MAX_MARKS] = {0}, total = 0;
-    for (int i = 0; rc == SLP_OK && i < sections; i++)
-        for (int k = 0; k < rd->P; k++) {
-            if (k == rd->me)
-                next[i] = total;
-            total += all[k * MAX_MARKS + i];
-        }
-    *n = total;
-    free(all);
+    rc = piece_offsets(rd, rc, cnt, sections, next, n);
     pair_t *answer = rc == SLP_OK ? malloc(sizeof *answer * (size_t)(n_in + 1)) : NULL;
     dest = rc == SLP_OK ? malloc(sizeof *dest * (size_t)(n_in + 1)) : NULL;
     if (rc == SLP_OK && (!answer || !dest))
@@ -803,8 +761,8 @@ static slp_err number_columns(reader_t *rd, slp_err local, const owner_t *ow, in
     free(at_seq);
     pair_t *got = NULL;
     int64_t n_got = 0;
-    rc = route(rd, rc, answer, dest, rc == SLP_OK ? n_in : 0, sizeof *answer, (void **)&got,
-               &n_got);
+    rc = slp_route_records(rd->comm, rc, answer, sizeof *answer, n_in, dest,
+                           "parallel read", (void **)&got, &n_got);
     for (int64_t k = 0; rc == SLP_OK && k < n_got; k++)
         number[got[k].a] = got[k].b;
     free(got), free(answer), free(dest);
@@ -880,11 +838,11 @@ static slp_err settle(reader_t *rd, owner_t *ow, const int64_t *number, col_rec_
     }
     free(ow->held);
     ow->held = NULL;
-    rc = route(rd, rc, cv, cv_dest, rc == SLP_OK ? ow->groups : 0, sizeof *cv, (void **)values,
-               n_values);
+    rc = slp_route_records(rd->comm, rc, cv, sizeof *cv, ow->groups, cv_dest,
+                           "parallel read", (void **)values, n_values);
     free(cv), free(cv_dest);
-    rc = route(rd, rc, ent, ent_dest, rc == SLP_OK ? n_ent : 0, sizeof *ent, (void **)entries,
-               n_entries);
+    rc = slp_route_records(rd->comm, rc, ent, sizeof *ent, n_ent, ent_dest,
+                           "parallel read", (void **)entries, n_entries);
     free(ent), free(ent_dest);
     return rc;
 }

@@ -22,6 +22,12 @@ static inline int slp_lp_reserved(int ch)
     }
 }
 
+/* The blanks between tokens: isspace's characters in the C locale (the newline too). */
+static inline int slp_lp_space(char ch)
+{
+    return ch == ' ' || (ch >= '\t' && ch <= '\r');
+}
+
 /* A character of a name: printable, not blank, not reserved. */
 static inline int slp_lp_name_char(int ch)
 {

@@ -179,12 +179,6 @@ static slp_err read_line(lp_t *lp, int *got)
     return SLP_OK;
 }
 
-/* isspace's characters in the C locale. */
-static int is_space(char ch)
-{
-    return ch == ' ' || (ch >= '\t' && ch <= '\r');
-}
-
 /* p past the blanks and tabs (what separates the tokens of a line). */
 static const char *skip_blanks(const char *p)
 {
@@ -268,7 +262,7 @@ static slp_err next_token(lp_t *lp, tok_t *t)
             lp->block_comment = !close;
             continue;
         }
-        while (is_space(*p)) /* not isspace, which costs a call a character */
+        while (slp_lp_space(*p)) /* not isspace, which costs a call a character */
             p++;
         if (!*p || (*p == '\\' && p[1] != '*')) { /* end of line or a comment */
             lp->pos = NULL;

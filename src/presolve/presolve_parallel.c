@@ -25,6 +25,7 @@
 #include "core/log.h"
 #include "grid/comm.h"
 #include "grid/reduce.h"
+#include "grid/route.h"
 #include "presolve/presolve_internal.h"
 
 #define HASH_BITS 0xFFFFFFFFFFull /* 40 bits: sums of grid-size partial sums cannot overflow */
@@ -197,42 +198,22 @@ static void judge_pair(int rows, const line_sig_t *j, const line_sig_t *k, paral
     v[1].role = PAR_REMOVE;
 }
 
-/* Records sent to rank dest_of(record, size) of comm: ordered by destination and
- * exchanged. `local` is the caller's status so far (when not SLP_OK, rec is not read):
- * one agreement covers it and route's own allocations, so every rank enters the
- * exchange or none does. */
+/* Records sent to rank dest_of(record, size) of comm (grid/route.h: ordered by
+ * destination and exchanged). `local` is the caller's status so far (when not SLP_OK,
+ * rec is not read): one agreement covers it and the routing's allocations, so every
+ * rank enters the exchange or none does. */
 static slp_err route(slp_comm_t *comm, slp_err local, const void *rec, size_t size_rec,
                      int64_t nrec, int (*dest_of)(const void *rec, int size), void **recv,
                      int64_t *nrecv)
 {
     int size = slp_comm_size(comm);
-    int64_t *start = NULL, *count = NULL;
-    char *sorted = NULL;
-    slp_err rc = local;
-    if (rc == SLP_OK) {
-        start = slp_calloc((size_t)size + 1, sizeof *start);
-        count = slp_calloc((size_t)size + 1, sizeof *count);
-        sorted = malloc((size_t)nrec * size_rec + 1);
-        if (!start || !count || !sorted)
-            rc = slp_error(SLP_ERR_NOMEM, "presolve: out of memory");
-    }
-    const char *in = rec;
-    if (rc == SLP_OK) {
-        for (int64_t t = 0; t < nrec; t++)
-            count[dest_of(in + (size_t)t * size_rec, size)]++;
-        for (int d = 0; d < size; d++)
-            start[d + 1] = start[d] + count[d];
-        for (int64_t t = 0; t < nrec; t++) {
-            const char *r = in + (size_t)t * size_rec;
-            memcpy(sorted + (size_t)(start[dest_of(r, size)]++) * size_rec, r, size_rec);
-        }
-    }
-    rc = slp_comm_agree(comm, rc);
-    if (rc == SLP_OK)
-        rc = slp_comm_exchange(comm, sorted, count, size_rec, recv, nrecv);
-    free(sorted);
-    free(count);
-    free(start);
+    int *dest = local == SLP_OK ? malloc(sizeof *dest * (size_t)(nrec + 1)) : NULL;
+    slp_err rc = local != SLP_OK || dest ? local
+                                         : slp_error(SLP_ERR_NOMEM, "presolve: out of memory");
+    for (int64_t t = 0; rc == SLP_OK && t < nrec; t++)
+        dest[t] = dest_of((const char *)rec + (size_t)t * size_rec, size);
+    rc = slp_route_records(comm, rc, rec, size_rec, nrec, dest, "presolve", recv, nrecv);
+    free(dest);
     return rc;
 }
 

@@ -51,7 +51,6 @@ check() {
 }
 
 same_solve() { # file ranks grid
-    local j
     for pr in off on; do
         timeout 120 $MPIRUN -np "$2" "$BIN" solve "$1" --grid "$3" --threads 1 --iter-limit 300 \
             --quiet --parallel-read $pr --json "$T/$pr.json" >/dev/null 2>&1 ||
