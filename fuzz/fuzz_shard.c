@@ -73,7 +73,7 @@ static void slp_fuzz_shard_init_(void)
     snprintf(slp_fuzz_sol_dir_, sizeof slp_fuzz_sol_dir_, "%s/sol", base);
     slp_model_t *model = NULL;
     if (slp_mps_read(mps, &model) != SLP_OK ||
-        slp_shard_write_model(model, 2, 2, slp_fuzz_shard_dir_) != SLP_OK ||
+        slp_shard_write_model(model, 2, 2, 0, slp_fuzz_shard_dir_) != SLP_OK ||
         slp_shard_read_manifest(slp_fuzz_shard_dir_, &slp_fuzz_shard_man_) != SLP_OK) {
         fprintf(stderr, "fuzz_shard: cannot build the base shards: %s\n", slp_error_message());
         abort();

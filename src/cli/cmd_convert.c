@@ -84,7 +84,7 @@ static slp_err convert(const char *in, const char *out, int R, int C, int relax)
     if (rc == SLP_OK)
         rc = kind == OUT_MPS  ? slp_mps_write(model, out)
              : kind == OUT_LP ? slp_lp_write(model, out)
-                              : slp_shard_write_model(model, R, C, out);
+                              : slp_shard_write_model(model, R, C, 0, out);
     if (rc == SLP_OK)
         slp_log("wrote %s: %lld rows, %lld columns, %lld nonzeros (%s%s)\n", out,
                 (long long)model->m, (long long)model->n, (long long)model->nnz,

@@ -28,7 +28,7 @@ typedef struct {
     const char *grid, *out_dir, *mps_path;
     int64_t seed, ranks;
     double theta; /* NAN: the family's default */
-    int scale, sizes_only, quiet;
+    int scale, sizes_only, compact_values, quiet;
     int param_count;
     const char *param_name[GEN_MAX_PARAMS], *param_value[GEN_MAX_PARAMS];
 } gen_options_t;
@@ -65,6 +65,11 @@ static const cli_option_t OPTIONS[] = {
      "also write the LP as MPS (small sizes; rank 0)"},
     {"--sizes", CLI_FLAG, OPT(sizes_only), 0, 0, NULL, NULL,
      "print the sizes from the formulas and exit (any size)"},
+    {"--compact-values", CLI_FLAG, OPT(compact_values), 0, 0, NULL, NULL,
+     "blocks whose values have an exact form of fewer bytes are\n"
+     "written in it: signs in the column indices (all +-1) or codes\n"
+     "into a table of the block's distinct values (version 2 block\n"
+     "files, docs/shard-format.md); default: doubles, version 1"},
     {"--quiet", CLI_FLAG, OPT(quiet), 0, 0, NULL, NULL, "no log lines"},
 };
 
@@ -216,7 +221,7 @@ int slp_cmd_gen(int argc, char **argv)
     rc = slp_comm_agree(world, rc);
     slp_gen_stats_t stats = {0, 0, 0.0};
     if (rc == SLP_OK && out_dir)
-        rc = slp_gen_write_shards(&g, R, C, out_dir, world, &stats);
+        rc = slp_gen_write_shards(&g, R, C, o.compact_values, out_dir, world, &stats);
     if (rc != SLP_OK) {
         if (slp_error_message()[0]) {
             if (P > 1)

@@ -48,6 +48,28 @@ static const cli_command_t COMMAND = {
               "--ranks R*C` would pick marked.",
 };
 
+/* The block files' bytes against what plain doubles take: a directory written with
+ * --compact-values holds some blocks in a compact form (docs/shard-format.md). */
+static void print_block_files(const slp_shard_manifest_t *man)
+{
+    int64_t bytes = 0, plain = 0, compact = 0, blocks = (int64_t)man->R * man->C;
+    for (int64_t f = 0; f < man->nfiles; f++) {
+        const slp_shard_file_t *e = &man->files[f];
+        if (e->role != SLP_SHARD_BLOCK)
+            continue;
+        int64_t m_loc = man->row_off[e->r + 1] - man->row_off[e->r];
+        int64_t want =
+            slp_shard_block_plain_bytes(m_loc, man->block_nnz[(int64_t)e->r * man->C + e->c]);
+        bytes += e->bytes;
+        plain += want;
+        compact += e->bytes != want;
+    }
+    printf("block files      : %lld bytes, %.2f per nonzero; %lld of %lld blocks with compact "
+           "values (plain doubles: %lld bytes)\n",
+           (long long)bytes, man->nnz > 0 ? (double)bytes / (double)man->nnz : 0.0,
+           (long long)compact, (long long)blocks, (long long)plain);
+}
+
 static void print_summary(const char *dir, const slp_shard_manifest_t *man,
                           const slp_plan_model_t *model)
 {
@@ -92,6 +114,7 @@ static void print_summary(const char *dir, const slp_shard_manifest_t *man,
     double mean = (double)man->nnz / (double)P;
     printf("imbalance        : max/mean = %.3f (max %lld, mean %.1f nonzeros per block)\n",
            mean > 0 ? (double)max_nnz / mean : 1.0, (long long)max_nnz, mean);
+    print_block_files(man);
     printf("bytes per rank   : matrix max %lld mean %.0f; vectors max %lld mean %.0f; "
            "total max %lld\n",
            (long long)max_mat, (double)sum_mat / (double)P, (long long)max_vec,

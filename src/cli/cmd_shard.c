@@ -24,7 +24,7 @@ typedef struct {
     const char *model_path;
     const char *grid, *out_dir;
     int64_t ranks, mem_per_rank, mem_budget;
-    int relax, quiet;
+    int relax, compact_values, quiet;
 } shard_options_t;
 
 #define OPT(field) offsetof(shard_options_t, field)
@@ -46,6 +46,11 @@ static const cli_option_t OPTIONS[] = {
     {"--relax", CLI_FLAG, OPT(relax), 0, 0, NULL, NULL,
      "accept integer columns as continuous (the LP relaxation);\n"
      "without it a model with integer columns is refused"},
+    {"--compact-values", CLI_FLAG, OPT(compact_values), 0, 0, NULL, NULL,
+     "blocks whose values have an exact form of fewer bytes are\n"
+     "written in it: signs in the column indices (all +-1) or codes\n"
+     "into a table of the block's distinct values (version 2 block\n"
+     "files, docs/shard-format.md); default: doubles, version 1"},
     {"--quiet", CLI_FLAG, OPT(quiet), 0, 0, NULL, NULL, "no log lines"},
 };
 
@@ -54,10 +59,11 @@ static const cli_command_t COMMAND = {
     .usage = "shard MODEL --grid RxC --out DIR [options]\n"
              "shard MODEL --grid auto --ranks P --out DIR\n"
              "shard MODEL --grid auto --mem-per-rank BYTES --out DIR",
-    .about = "Convert an MPS or LP model into a shard directory (format version 1,\n"
-             "docs/shard-format.md). Rows and columns are cut into contiguous blocks balanced by\n"
-             "nonzeros. Under mpirun with R x C ranks (--grid RxC) the ranks read the MPS file\n"
-             "in parallel and each writes its own files: the same directory.",
+    .about = "Convert an MPS or LP model into a shard directory (format version 1, block\n"
+             "files of version 2 with --compact-values; docs/shard-format.md). Rows and\n"
+             "columns are cut into contiguous blocks balanced by nonzeros. Under mpirun with\n"
+             "R x C ranks (--grid RxC) the ranks read the MPS file in parallel and each\n"
+             "writes its own files: the same directory.",
     .options = OPTIONS,
     .option_count = sizeof OPTIONS / sizeof OPTIONS[0],
     .positional_offset = OPT(model_path),
@@ -163,9 +169,9 @@ static slp_err convert_one_process(const shard_options_t *o, int R, int C, const
     }
     if (rc == SLP_OK) {
         if (bounded)
-            rc = slp_shard_write_stream(&src, R, C, mem_budget, out_dir);
+            rc = slp_shard_write_stream(&src, R, C, mem_budget, o->compact_values, out_dir);
         else
-            rc = slp_shard_write_model(model, R, C, out_dir);
+            rc = slp_shard_write_model(model, R, C, o->compact_values, out_dir);
     }
     slp_model_destroy(&model);
     *how = bounded ? "bounded-memory streaming path" : "in-memory path";
@@ -189,7 +195,8 @@ static slp_err convert_on_ranks(const shard_options_t *o, int R, int C, const ch
     if (rc == SLP_OK && done) {
         slp_shard_rank_names_t rank_names = {names.rows, names.rows_bytes, names.cols,
                                              names.cols_bytes};
-        rc = slp_shard_write_ranks(grid->world, &lp, info.name, &rank_names, o->out_dir);
+        rc = slp_shard_write_ranks(grid->world, &lp, info.name, &rank_names, o->compact_values,
+                                   o->out_dir);
         *how = "read and written by the ranks in parallel";
     }
     slp_local_problem_free(&lp);

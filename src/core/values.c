@@ -75,39 +75,88 @@ int64_t slp_values_bytes(slp_values_form form, int64_t nnz, int64_t distinct)
     }
 }
 
-slp_err slp_values_survey(const double *val, int64_t nnz, slp_values_survey_t *out)
+/* The incremental survey: whether every value so far is +1 or -1, and the set of their
+ * bits until it holds more than a table can (then it stops growing). */
+struct slp_values_tally {
+    value_set_t set;
+    int64_t nnz;
+    int signed_unit;
+    int overflow;
+};
+
+slp_err slp_values_tally_open(slp_values_tally_t **out)
+{
+    slp_values_tally_t *t = slp_calloc(1, sizeof *t);
+    if (t)
+        t->set.key = slp_calloc(SET_SLOTS, sizeof(uint64_t));
+    if (!t || !t->set.key) {
+        free(t);
+        return SLP_ERR_NOMEM;
+    }
+    t->signed_unit = 1;
+    *out = t;
+    return SLP_OK;
+}
+
+void slp_values_tally_close(slp_values_tally_t *t)
+{
+    if (!t)
+        return;
+    free(t->set.key);
+    free(t->set.code);
+    free(t);
+}
+
+void slp_values_tally_add(slp_values_tally_t *t, const double *val, int64_t n)
+{
+    t->nnz += n;
+    for (int64_t k = 0; k < n && t->signed_unit; k++)
+        t->signed_unit = fabs(val[k]) == 1.0;
+    for (int64_t k = 0; k < n && !t->overflow; k++)
+        t->overflow = !insert(&t->set, bits_of(val[k]));
+}
+
+void slp_values_tally_survey(const slp_values_tally_t *t, slp_values_survey_t *out)
 {
     memset(out, 0, sizeof *out);
-    int signed_unit = 1;
+    if (t->signed_unit && t->nnz > 0) {
+        out->form = SLP_VALUES_SIGNED;
+        out->distinct = 2;
+        return;
+    }
+    out->distinct = t->set.count;
+    out->form = SLP_VALUES_PLAIN;
+    out->bytes = slp_values_bytes(SLP_VALUES_PLAIN, t->nnz, 0);
+    if (t->overflow)
+        return;
+    slp_values_form tables[] = {SLP_VALUES_TABLE8, SLP_VALUES_TABLE16};
+    for (int i = 0; i < 2; i++) {
+        int64_t bytes = slp_values_bytes(tables[i], t->nnz, t->set.count);
+        int room = tables[i] == SLP_VALUES_TABLE8 ? t->set.count <= 256 : 1;
+        if (room && bytes < out->bytes) {
+            out->form = tables[i];
+            out->bytes = bytes;
+        }
+    }
+}
+
+slp_err slp_values_survey(const double *val, int64_t nnz, slp_values_survey_t *out)
+{
+    /* All +-1 needs no set: the common network case costs one pass and no memory. */
+    int signed_unit = nnz > 0;
     for (int64_t k = 0; k < nnz && signed_unit; k++)
         signed_unit = fabs(val[k]) == 1.0;
-    if (signed_unit && nnz > 0) {
+    if (signed_unit) {
+        memset(out, 0, sizeof *out);
         out->form = SLP_VALUES_SIGNED;
         out->distinct = 2;
         return SLP_OK;
     }
-    value_set_t s = {0};
-    s.key = slp_calloc(SET_SLOTS, sizeof(uint64_t));
-    if (!s.key)
-        return SLP_ERR_NOMEM;
-    int fits = 1;
-    for (int64_t k = 0; k < nnz && fits; k++)
-        fits = insert(&s, bits_of(val[k]));
-    free(s.key);
-    out->distinct = s.count;
-    out->form = SLP_VALUES_PLAIN;
-    out->bytes = slp_values_bytes(SLP_VALUES_PLAIN, nnz, 0);
-    if (!fits)
-        return SLP_OK;
-    slp_values_form tables[] = {SLP_VALUES_TABLE8, SLP_VALUES_TABLE16};
-    for (int t = 0; t < 2; t++) {
-        int64_t bytes = slp_values_bytes(tables[t], nnz, s.count);
-        int room = tables[t] == SLP_VALUES_TABLE8 ? s.count <= 256 : 1;
-        if (room && bytes < out->bytes) {
-            out->form = tables[t];
-            out->bytes = bytes;
-        }
-    }
+    slp_values_tally_t *t;
+    SLP_CALL(slp_values_tally_open(&t));
+    slp_values_tally_add(t, val, nnz);
+    slp_values_tally_survey(t, out);
+    slp_values_tally_close(t);
     return SLP_OK;
 }
 
@@ -120,13 +169,16 @@ static int compare_doubles(const void *a, const void *b)
     return bx == by ? 0 : bx > by ? -1 : 1;
 }
 
-/* The distinct values of val in increasing order, and the set mapping each to its code. */
-static slp_err build_table(const double *val, int64_t nnz, value_set_t *s, double **table)
+slp_err slp_values_tally_table(slp_values_tally_t *t, double **table, int *table_len)
 {
-    for (int64_t k = 0; k < nnz; k++)
-        if (!insert(s, bits_of(val[k])))
-            return slp_error(SLP_ERR_INTERNAL, "values: more than %d distinct values for a table",
-                             SLP_VALUES_TABLE_MAX);
+    value_set_t *s = &t->set;
+    *table = NULL;
+    *table_len = 0;
+    if (t->overflow)
+        return slp_error(SLP_ERR_INTERNAL, "values: more than %d distinct values for a table",
+                         SLP_VALUES_TABLE_MAX);
+    if (!s->code)
+        SLP_CALL(slp_alloc(&s->code, SET_SLOTS, sizeof(int32_t)));
     SLP_CALL(slp_alloc(table, (size_t)s->count + 1, sizeof(double)));
     int64_t n = 0;
     if (s->has_zero)
@@ -142,7 +194,22 @@ static slp_err build_table(const double *val, int64_t nnz, value_set_t *s, doubl
         else
             s->code[find(s, b)] = (int32_t)c;
     }
+    *table_len = (int)n;
     return SLP_OK;
+}
+
+void slp_values_tally_codes(const slp_values_tally_t *t, slp_values_form form, const double *val,
+                            int64_t n, void *codes)
+{
+    const value_set_t *s = &t->set;
+    for (int64_t k = 0; k < n; k++) {
+        uint64_t b = bits_of(val[k]);
+        int32_t c = b == 0 ? s->zero_code : s->code[find(s, b)];
+        if (form == SLP_VALUES_TABLE8)
+            ((uint8_t *)codes)[k] = (uint8_t)c;
+        else
+            ((uint16_t *)codes)[k] = (uint16_t)c;
+    }
 }
 
 slp_err slp_values_encode(const double *val, int64_t nnz, slp_values_form form, double **table,
@@ -152,36 +219,24 @@ slp_err slp_values_encode(const double *val, int64_t nnz, slp_values_form form, 
     *codes = NULL;
     *table_len = 0;
     size_t width = form == SLP_VALUES_TABLE8 ? 1 : 2;
-    value_set_t s = {0};
-    s.key = slp_calloc(SET_SLOTS, sizeof(uint64_t));
-    slp_err rc = s.key ? SLP_OK : SLP_ERR_NOMEM;
-    if (rc == SLP_OK)
-        rc = slp_alloc(&s.code, SET_SLOTS, sizeof(int32_t));
-    if (rc == SLP_OK)
-        rc = build_table(val, nnz, &s, table);
-    if (rc == SLP_OK && s.count > (width == 1 ? 256 : SLP_VALUES_TABLE_MAX))
-        rc = slp_error(SLP_ERR_INTERNAL, "values: %lld distinct values for %zu-byte codes",
-                       (long long)s.count, width);
+    slp_values_tally_t *t;
+    SLP_CALL(slp_values_tally_open(&t));
+    slp_values_tally_add(t, val, nnz);
+    slp_err rc = slp_values_tally_table(t, table, table_len);
+    if (rc == SLP_OK && *table_len > (width == 1 ? 256 : SLP_VALUES_TABLE_MAX))
+        rc = slp_error(SLP_ERR_INTERNAL, "values: %d distinct values for %zu-byte codes",
+                       *table_len, width);
     if (rc == SLP_OK)
         rc = slp_alloc(codes, (size_t)nnz + 1, width);
-    if (rc == SLP_OK) {
-        for (int64_t k = 0; k < nnz; k++) {
-            uint64_t b = bits_of(val[k]);
-            int32_t c = b == 0 ? s.zero_code : s.code[find(&s, b)];
-            if (width == 1)
-                ((uint8_t *)*codes)[k] = (uint8_t)c;
-            else
-                ((uint16_t *)*codes)[k] = (uint16_t)c;
-        }
-        *table_len = (int)s.count;
-    }
-    free(s.key);
-    free(s.code);
+    if (rc == SLP_OK)
+        slp_values_tally_codes(t, form, val, nnz, *codes);
+    slp_values_tally_close(t);
     if (rc != SLP_OK) {
         free(*table);
         free(*codes);
         *table = NULL;
         *codes = NULL;
+        *table_len = 0;
     }
     return rc;
 }

@@ -39,6 +39,19 @@ int64_t slp_values_bytes(slp_values_form form, int64_t nnz, int64_t distinct);
 slp_err slp_values_encode(const double *val, int64_t nnz, slp_values_form form, double **table,
                           int *table_len, void **codes);
 
+/* The same survey and tables over values that arrive in pieces (a block assembled in
+ * chunks): add every piece, then ask for the form; for a table form, build the table
+ * (increasing, as slp_values_encode) and then the codes of each piece. */
+typedef struct slp_values_tally slp_values_tally_t;
+slp_err slp_values_tally_open(slp_values_tally_t **out);
+void slp_values_tally_add(slp_values_tally_t *t, const double *val, int64_t n);
+void slp_values_tally_survey(const slp_values_tally_t *t, slp_values_survey_t *out);
+slp_err slp_values_tally_table(slp_values_tally_t *t, double **table, int *table_len);
+/* Codes (uint8_t for TABLE8, uint16_t for TABLE16) of values that were added. */
+void slp_values_tally_codes(const slp_values_tally_t *t, slp_values_form form, const double *val,
+                            int64_t n, void *codes);
+void slp_values_tally_close(slp_values_tally_t *t);
+
 const char *slp_values_form_name(slp_values_form form);
 
 /* The signed form's index word: bit 31 set for -1. Block-local column indices are

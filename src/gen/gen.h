@@ -119,14 +119,15 @@ typedef struct slp_gen_stats {
     double seconds;        /* wall time of this rank's generation and writing */
 } slp_gen_stats_t;
 
-/* Collective over `world` (any size P >= 1): write the LP as a format-v1 shard
- * directory cut into an R x C grid. Block b = r*C + c is generated and written by
+/* Collective over `world` (any size P >= 1): write the LP as a shard directory cut
+ * into an R x C grid (compact_values: blocks in their compact exact form where one is
+ * smaller, as slp_shard_write_model). Block b = r*C + c is generated and written by
  * rank b % P (so rank k owns block k when P = R*C); column slice c by the owner of
  * block (0, c), row slice r by the owner of block (r, 0). Rank 0 creates DIR.tmp.XXXXXX,
  * gathers the O(R*C) sizes and checksums, writes manifest.json and renames the
  * directory to DIR. DIR must be on a file system every rank sees. Fails on every rank
  * when any rank fails (the temporary directory is removed). */
-slp_err slp_gen_write_shards(const slp_gen_t *g, int R, int C, const char *dir,
-                             slp_comm_t *world, slp_gen_stats_t *stats);
+slp_err slp_gen_write_shards(const slp_gen_t *g, int R, int C, int compact_values,
+                             const char *dir, slp_comm_t *world, slp_gen_stats_t *stats);
 
 #endif

@@ -61,11 +61,17 @@ static void header_common(slp_shard_header_t *h, const slp_gen_t *g, int R, int 
 }
 
 static slp_err write_block(const slp_gen_t *g, const char *tmp, int R, int C, int r, int c,
-                           const int64_t *row_off, const int64_t *col_off, int64_t *bytes,
-                           int64_t *crc, int64_t *nnz)
+                           const int64_t *row_off, const int64_t *col_off, int compact_values,
+                           int64_t *bytes, int64_t *crc, int64_t *nnz)
 {
     slp_csr_t A;
     SLP_CALL(slp_gen_block(g, row_off[r], row_off[r + 1], col_off[c], col_off[c + 1], &A));
+    slp_shard_block_values_t bv;
+    slp_err rc = slp_shard_block_values(A.val, A.nnz, compact_values, &bv);
+    if (rc != SLP_OK) {
+        slp_csr_free(&A);
+        return rc;
+    }
     slp_shard_header_t h;
     slp_shard_header_init(&h, SLP_SHARD_BLOCK);
     header_common(&h, g, R, C, r, c);
@@ -74,20 +80,15 @@ static slp_err write_block(const slp_gen_t *g, const char *tmp, int R, int C, in
     h.col_lo = col_off[c];
     h.n_loc = A.cols;
     h.count = A.nnz;
-    h.payload_bytes = (A.rows + 1) * 8 + A.nnz * 12 + (A.nnz & 1) * 4;
+    slp_shard_block_header_values(&h, A.rows, A.nnz, &bv);
     slp_fw_t fw;
-    slp_err rc = open_file(tmp, SLP_SHARD_BLOCK, r, c, &h, &fw);
+    rc = open_file(tmp, SLP_SHARD_BLOCK, r, c, &h, &fw);
     if (rc == SLP_OK) {
-        rc = slp_fw_i64(&fw, A.row_ptr, A.rows + 1);
-        if (rc == SLP_OK)
-            rc = slp_fw_i32(&fw, A.col_idx, A.nnz);
-        if (rc == SLP_OK)
-            rc = slp_fw_zeros(&fw, (size_t)(A.nnz & 1) * 4);
-        if (rc == SLP_OK)
-            rc = slp_fw_f64(&fw, A.val, A.nnz);
+        rc = slp_shard_fw_block_payload(&fw, A.rows, A.row_ptr, A.col_idx, A.val, &bv);
         rc = finish_file(&fw, rc, bytes, crc);
     }
     *nnz = A.nnz;
+    slp_shard_block_values_free(&bv);
     slp_csr_free(&A);
     return rc;
 }
@@ -125,15 +126,16 @@ static slp_err write_slice(const slp_gen_t *g, const char *tmp, int R, int C, in
 /* This rank's share: every block b with b % P == rank, and the slices of the blocks
  * (0, c) and (r, 0) among them. info = [bytes | crc | block nnz], zero where not ours. */
 static slp_err write_owned(const slp_gen_t *g, const char *tmp, int R, int C,
-                           const int64_t *row_off, const int64_t *col_off, int rank, int P,
-                           int64_t *info, slp_gen_stats_t *stats)
+                           const int64_t *row_off, const int64_t *col_off, int compact_values,
+                           int rank, int P, int64_t *info, slp_gen_stats_t *stats)
 {
     int64_t RC = (int64_t)R * C, nfiles = RC + R + C;
     int64_t *bytes = info, *crc = info + nfiles, *bnnz = info + 2 * nfiles;
     for (int64_t b = rank; b < RC; b += P) {
         int r = (int)(b / C), c = (int)(b % C);
         int64_t s = file_slot(R, C, SLP_SHARD_BLOCK, r, c);
-        SLP_CALL(write_block(g, tmp, R, C, r, c, row_off, col_off, &bytes[s], &crc[s], &bnnz[b]));
+        SLP_CALL(write_block(g, tmp, R, C, r, c, row_off, col_off, compact_values, &bytes[s],
+                             &crc[s], &bnnz[b]));
         stats->blocks++;
         stats->nnz += bnnz[b];
         if (r == 0) {
@@ -205,8 +207,8 @@ static slp_err write_manifest(const slp_gen_t *g, const char *tmp, int R, int C,
     return rc;
 }
 
-slp_err slp_gen_write_shards(const slp_gen_t *g, int R, int C, const char *dir,
-                             slp_comm_t *world, slp_gen_stats_t *stats)
+slp_err slp_gen_write_shards(const slp_gen_t *g, int R, int C, int compact_values,
+                             const char *dir, slp_comm_t *world, slp_gen_stats_t *stats)
 {
     memset(stats, 0, sizeof *stats);
     double t0 = slp_wall_seconds();
@@ -243,7 +245,7 @@ slp_err slp_gen_write_shards(const slp_gen_t *g, int R, int C, const char *dir,
     if (rc == SLP_OK)
         rc = slp_comm_bcast(world, tmp, len, 0);
     if (rc == SLP_OK)
-        rc = write_owned(g, tmp, R, C, row_off, col_off, rank, P, info, stats);
+        rc = write_owned(g, tmp, R, C, row_off, col_off, compact_values, rank, P, info, stats);
     rc = slp_comm_agree(world, rc);
     if (rc == SLP_OK) /* each entry was set by exactly one rank: the sum is a gather */
         rc = slp_comm_sum_i64(world, info, 3 * nfiles);

@@ -145,6 +145,7 @@ static slp_err fw_array(slp_fw_t *w, const void *v, size_t elem, int64_t count)
 slp_err slp_fw_i64(slp_fw_t *w, const int64_t *v, int64_t count) { return fw_array(w, v, 8, count); }
 slp_err slp_fw_i32(slp_fw_t *w, const int32_t *v, int64_t count) { return fw_array(w, v, 4, count); }
 slp_err slp_fw_f64(slp_fw_t *w, const double *v, int64_t count) { return fw_array(w, v, 8, count); }
+slp_err slp_fw_u16(slp_fw_t *w, const uint16_t *v, int64_t count) { return fw_array(w, v, 2, count); }
 
 slp_err slp_fw_zeros(slp_fw_t *w, size_t len)
 {
@@ -257,6 +258,7 @@ static slp_err fr_array(slp_fr_t *rd, void *v, size_t elem, int64_t count)
 slp_err slp_fr_i64(slp_fr_t *rd, int64_t *v, int64_t count) { return fr_array(rd, v, 8, count); }
 slp_err slp_fr_i32(slp_fr_t *rd, int32_t *v, int64_t count) { return fr_array(rd, v, 4, count); }
 slp_err slp_fr_f64(slp_fr_t *rd, double *v, int64_t count) { return fr_array(rd, v, 8, count); }
+slp_err slp_fr_u16(slp_fr_t *rd, uint16_t *v, int64_t count) { return fr_array(rd, v, 2, count); }
 
 slp_err slp_fr_trailer(slp_fr_t *rd, uint32_t *stored)
 {

@@ -31,6 +31,7 @@ slp_err slp_fw_open_atomic(slp_fw_t *w, const char *path);
 slp_err slp_fw_bytes(slp_fw_t *w, const void *data, size_t len);
 slp_err slp_fw_i64(slp_fw_t *w, const int64_t *v, int64_t count);
 slp_err slp_fw_i32(slp_fw_t *w, const int32_t *v, int64_t count);
+slp_err slp_fw_u16(slp_fw_t *w, const uint16_t *v, int64_t count);
 slp_err slp_fw_f64(slp_fw_t *w, const double *v, int64_t count);
 slp_err slp_fw_zeros(slp_fw_t *w, size_t len);
 /* Write the trailer, sync, close (and rename in atomic mode); *bytes (file size) and
@@ -51,6 +52,7 @@ slp_err slp_fr_open(slp_fr_t *rd, const char *path, const char *what);
 slp_err slp_fr_bytes(slp_fr_t *rd, void *data, size_t len);
 slp_err slp_fr_i64(slp_fr_t *rd, int64_t *v, int64_t count);
 slp_err slp_fr_i32(slp_fr_t *rd, int32_t *v, int64_t count);
+slp_err slp_fr_u16(slp_fr_t *rd, uint16_t *v, int64_t count);
 slp_err slp_fr_f64(slp_fr_t *rd, double *v, int64_t count);
 /* Read the trailer, check it against the running checksum and that the file ends
  * there; *stored (may be NULL) receives it. */

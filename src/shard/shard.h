@@ -141,8 +141,11 @@ slp_err slp_shard_count(const slp_shard_source_t *src, int64_t **row_nnz, int64_
                         slp_model_t **skeleton);
 
 /* Whole-model converter: cut points balanced by nonzeros, one block file per (r, c).
- * Writes DIR atomically (temporary directory renamed into place). */
-slp_err slp_shard_write_model(const slp_model_t *model, int R, int C, const char *dir);
+ * Writes DIR atomically (temporary directory renamed into place). compact_values: each
+ * block whose values have an exact form of fewer bytes is written in it (a version 2
+ * block file, docs/shard-format.md); 0: doubles, version 1. */
+slp_err slp_shard_write_model(const slp_model_t *model, int R, int C, int compact_values,
+                              const char *dir);
 
 /* The names of a rank's blocks for slp_shard_write_ranks: each ending with its NUL, in
  * index order; rows on the ranks (r, 0), columns on the ranks (0, c). */
@@ -159,14 +162,18 @@ typedef struct slp_shard_rank_names {
  * `names` is not NULL). Writes DIR atomically. Collective over world. */
 slp_err slp_shard_write_ranks(slp_comm_t *world, const slp_local_problem_t *lp,
                               const char *name, const slp_shard_rank_names_t *names,
-                              const char *dir);
+                              int compact_values, const char *dir);
 
 /* Bounded-memory converter: two passes over the source (counts and cuts, then the
  * entries through per-block bucket files and chunked CSR assembly). Matrix buffers
  * stay within about mem_budget bytes (floor: 4 KiB per block, one row per chunk);
- * O(m + n) vectors are held. Output is byte-identical to slp_shard_write_model. */
+ * O(m + n) vectors are held. Output is byte-identical to slp_shard_write_model's with
+ * the same compact_values (a compact block's form is decided by the count pass). */
 slp_err slp_shard_write_stream(const slp_shard_source_t *src, int R, int C, int64_t mem_budget,
-                               const char *dir);
+                               int compact_values, const char *dir);
+
+/* The size of a block file of m_loc rows and nnz entries with plain doubles (version 1). */
+int64_t slp_shard_block_plain_bytes(int64_t m_loc, int64_t nnz);
 
 /* ---- Sizing and the communication model -------------------------------------------- */
 

@@ -102,6 +102,8 @@ static void header_encode(const slp_shard_header_t *h, unsigned char *p)
     slp_le_put_u64(p + 72, (uint64_t)h->m);
     slp_le_put_u64(p + 80, (uint64_t)h->n);
     slp_le_put_u64(p + 88, (uint64_t)h->payload_bytes);
+    slp_le_put_u32(p + 96, h->values_form);
+    slp_le_put_u32(p + 100, h->table_len);
     slp_le_put_u32(p + 124, (uint32_t)crc32(0L, p, 124));
 }
 
@@ -122,6 +124,8 @@ static void header_decode(const unsigned char *p, slp_shard_header_t *h)
     h->m = (int64_t)slp_le_get_u64(p + 72);
     h->n = (int64_t)slp_le_get_u64(p + 80);
     h->payload_bytes = (int64_t)slp_le_get_u64(p + 88);
+    h->values_form = slp_le_get_u32(p + 96);
+    h->table_len = slp_le_get_u32(p + 100);
 }
 
 /* ---- writer ------------------------------------------------------------------------ */
@@ -173,9 +177,11 @@ slp_err slp_shard_fr_open(slp_shard_fr_t *rd, const char *dir, const slp_shard_f
         return slp_error(SLP_ERR_INPUT, "%s: wrong magic (expected \"%.8s\" for a %s file)",
                          name, magic, slp_shard_role_name(entry->role));
     header_decode(p, &rd->h);
-    if (rd->h.version != SLP_SHARD_VERSION)
-        return slp_error(SLP_ERR_INPUT, "%s: format version %u, this reader supports %d", name,
-                         rd->h.version, SLP_SHARD_VERSION);
+    int newest = entry->role == SLP_SHARD_BLOCK ? SLP_SHARD_BLOCK_VERSION_COMPACT
+                                                : SLP_SHARD_VERSION;
+    if (rd->h.version < SLP_SHARD_VERSION || rd->h.version > (uint32_t)newest)
+        return slp_error(SLP_ERR_INPUT, "%s: format version %u, this reader supports %s", name,
+                         rd->h.version, newest > SLP_SHARD_VERSION ? "1 and 2" : "1");
     if (slp_le_get_u32(p + 124) != (uint32_t)crc32(0L, p, 124))
         return slp_error(SLP_ERR_INPUT, "%s: header checksum mismatch (file corrupted)", name);
     int64_t payload = size - SLP_SHARD_HEADER_BYTES - SLP_CHECKED_TRAILER_BYTES;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/values.h"
 #include "io/checked_file.h"
 #include "io/json_out.h"
 #include "io/json_read.h"
@@ -37,6 +38,8 @@ typedef struct slp_shard_header {
     int64_t count;         /* nnz (block) or entries per array / names */
     int64_t m, n;          /* global sizes */
     int64_t payload_bytes;
+    uint32_t values_form;  /* blocks, version 2: slp_values_form of the values (offset 96) */
+    uint32_t table_len;    /* blocks, version 2: distinct values of a table form (offset 100) */
 } slp_shard_header_t;
 
 const char *slp_shard_role_magic(int role);
@@ -69,6 +72,55 @@ slp_err slp_shard_fr_expect(slp_shard_fr_t *rd, const char *field, int64_t got, 
 /* Read the trailer; check it against the running checksum and the manifest; close. */
 slp_err slp_shard_fr_finish(slp_shard_fr_t *rd);
 void slp_shard_fr_close(slp_shard_fr_t *rd);
+
+/* ---- Block payloads (shard_block.c; docs/shard-format.md, "Block payload") ---- */
+/* A block file whose values are in a compact form is version 2; every other shard
+ * file, and a block of plain doubles, is version 1. */
+#define SLP_SHARD_BLOCK_VERSION_COMPACT 2
+
+/* How a block's values go to its file: plain doubles, or a compact exact form. */
+typedef struct slp_shard_block_values {
+    slp_values_form form;
+    int table_len;  /* table forms: distinct values */
+    double *table;  /* table forms: the values in increasing order (owned) */
+    void *codes;    /* table forms: a uint8_t or uint16_t code per entry (owned) */
+} slp_shard_block_values_t;
+
+/* The form for val[0, nnz): plain unless `compact`, else the cheapest exact form
+ * (core/values.h), encoded. Free with slp_shard_block_values_free. */
+slp_err slp_shard_block_values(const double *val, int64_t nnz, int compact,
+                               slp_shard_block_values_t *bv);
+/* The form of the values a tally saw (core/values.h), with a table form's table (no
+ * codes: the writer asks the tally for each chunk's). */
+slp_err slp_shard_block_values_tallied(slp_values_tally_t *t, slp_shard_block_values_t *bv);
+void slp_shard_block_values_free(slp_shard_block_values_t *bv);
+/* A block header's version, values form, table length and payload size for bv. */
+void slp_shard_block_header_values(slp_shard_header_t *h, int64_t m_loc, int64_t nnz,
+                                   const slp_shard_block_values_t *bv);
+/* The payload in pieces, for a writer that assembles a block in chunks: after the row
+ * pointers, every chunk's column indices (signed-unit: with the values' signs), then the
+ * values' start (padding, a table form's table), then the values (plain: doubles; a
+ * table form: the codes, slp_values_tally_codes). */
+slp_err slp_shard_fw_block_indices(slp_fw_t *fw, const int32_t *col_idx, const double *val,
+                                   int64_t n, const slp_shard_block_values_t *bv);
+slp_err slp_shard_fw_block_values_start(slp_fw_t *fw, int64_t nnz,
+                                        const slp_shard_block_values_t *bv);
+/* The whole payload from memory: row_ptr [m_loc + 1] (from 0), col_idx and val
+ * [row_ptr[m_loc]] in bv's form. */
+slp_err slp_shard_fw_block_payload(slp_fw_t *fw, int64_t m_loc, const int64_t *row_ptr,
+                                   const int32_t *col_idx, const double *val,
+                                   const slp_shard_block_values_t *bv);
+/* The smallest and largest payload any form gives a block of these sizes. */
+int64_t slp_shard_block_min_payload(int64_t m_loc, int64_t nnz);
+int64_t slp_shard_block_max_payload(int64_t m_loc, int64_t nnz);
+/* A block header's values fields against its sizes (path names the file). */
+slp_err slp_shard_block_check_header(const slp_shard_header_t *h, int64_t m_loc, int64_t nnz,
+                                     const char *path);
+/* Read the payload into A (created with m_loc rows and the header's nnz) as doubles;
+ * *bad_code: the first entry whose table code is past the table (its value NaN), or -1,
+ * for the caller to report after the checksum. */
+slp_err slp_shard_fr_block_payload(slp_fr_t *fr, const slp_shard_header_t *h, int64_t m_loc,
+                                   slp_csr_t *A, int64_t *bad_code);
 
 /* ---- Directories ---- */
 /* Create a fresh temporary directory next to `dir` ("DIR.tmp.XXXXXX"); checks that

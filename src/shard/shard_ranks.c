@@ -63,12 +63,13 @@ static slp_err gather_files(slp_comm_t *world, writer_t *w)
 
 slp_err slp_shard_write_ranks(slp_comm_t *world, const slp_local_problem_t *lp,
                               const char *name, const slp_shard_rank_names_t *names,
-                              const char *dir)
+                              int compact_values, const char *dir)
 {
     int rank = slp_comm_rank(world);
     writer_t w;
     slp_err rc = slp_shard_writer_frame(&w, name, lp->m, lp->n, lp->R, lp->C, lp->sense,
                                         lp->obj_const, names != NULL);
+    w.compact_values = compact_values;
     if (rc == SLP_OK) {
         memcpy(w.man.row_off, lp->row_off, sizeof(int64_t) * (size_t)(lp->R + 1));
         memcpy(w.man.col_off, lp->col_off, sizeof(int64_t) * (size_t)(lp->C + 1));

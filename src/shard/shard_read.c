@@ -44,21 +44,17 @@ static slp_err read_block_file(const char *dir, const slp_shard_manifest_t *man,
     if (rc == SLP_OK)
         rc = slp_shard_fr_expect(&rd, "nnz", rd.h.count, nnz);
     if (rc == SLP_OK)
-        rc = slp_shard_fr_expect(&rd, "payload size", rd.h.payload_bytes,
-                           (m_loc + 1) * 8 + nnz * 12 + (nnz & 1) * 4);
+        rc = slp_shard_block_check_header(&rd.h, m_loc, nnz, rd.fr.path);
     if (rc == SLP_OK)
         rc = slp_csr_create(m_loc, lp->n_loc, nnz, &lp->A);
+    int64_t bad_code = -1;
     if (rc == SLP_OK)
-        rc = slp_fr_i64(&rd.fr, lp->A.row_ptr, m_loc + 1);
-    if (rc == SLP_OK)
-        rc = slp_fr_i32(&rd.fr, lp->A.col_idx, nnz);
-    unsigned char pad[4];
-    if (rc == SLP_OK && (nnz & 1))
-        rc = slp_fr_bytes(&rd.fr, pad, 4);
-    if (rc == SLP_OK)
-        rc = slp_fr_f64(&rd.fr, lp->A.val, nnz);
+        rc = slp_shard_fr_block_payload(&rd.fr, &rd.h, m_loc, &lp->A, &bad_code);
     if (rc == SLP_OK)
         rc = slp_shard_fr_finish(&rd);
+    if (rc == SLP_OK && bad_code >= 0)
+        rc = slp_error(SLP_ERR_INPUT, "%s: entry %lld has a value code past the block's table "
+                       "of %u values", rd.fr.path, (long long)bad_code, rd.h.table_len);
     /* Structure (after the checksum, so this only catches a writer bug or a forged file). */
     if (rc == SLP_OK) {
         const slp_csr_t *A = &lp->A;
@@ -157,8 +153,10 @@ static slp_err check_file_sizes(const char *dir, const slp_shard_manifest_t *man
         return slp_error(SLP_ERR_INPUT, "%s/%s: block (%d, %d) sizes out of range", dir,
                          SLP_SHARD_MANIFEST, r, c);
     const int roles[3] = {SLP_SHARD_BLOCK, SLP_SHARD_COL_SLICE, SLP_SHARD_ROW_SLICE};
-    const int64_t payload[3] = {(m_loc + 1) * 8 + nnz * 12 + (nnz & 1) * 4, 24 * n_loc,
-                                16 * m_loc};
+    /* A block's size depends on its values' form (docs/shard-format.md): any size
+       between the forms' smallest and largest bounds the arrays by the file. */
+    const int64_t low[3] = {slp_shard_block_min_payload(m_loc, nnz), 24 * n_loc, 16 * m_loc};
+    const int64_t high[3] = {slp_shard_block_max_payload(m_loc, nnz), 24 * n_loc, 16 * m_loc};
     for (int k = 0; k < 3; k++) {
         int fr = roles[k] == SLP_SHARD_COL_SLICE ? -1 : r;
         int fc = roles[k] == SLP_SHARD_ROW_SLICE ? -1 : c;
@@ -166,7 +164,7 @@ static slp_err check_file_sizes(const char *dir, const slp_shard_manifest_t *man
         if (!e)
             return slp_error(SLP_ERR_INPUT, "%s/%s: no %s file listed for r=%d c=%d", dir,
                              SLP_SHARD_MANIFEST, slp_shard_role_name(roles[k]), fr, fc);
-        int64_t want = SLP_SHARD_HEADER_BYTES + payload[k] + SLP_CHECKED_TRAILER_BYTES;
+        int64_t frame = SLP_SHARD_HEADER_BYTES + SLP_CHECKED_TRAILER_BYTES;
         char *path = slp_path_join(dir, e->path);
         if (!path)
             return SLP_ERR_NOMEM;
@@ -179,11 +177,17 @@ static slp_err check_file_sizes(const char *dir, const slp_shard_manifest_t *man
             rc = slp_error(SLP_ERR_INPUT,
                            "%s: file is %lld bytes but the manifest says %lld (truncated or replaced)",
                            path, (long long)st.st_size, (long long)e->bytes);
-        else if (e->bytes != want)
-            rc = slp_error(SLP_ERR_INPUT,
-                           "%s: file is %lld bytes but the manifest's sizes (m, n, nnz, cut "
-                           "points) need %lld: damaged manifest",
-                           path, (long long)e->bytes, (long long)want);
+        else if (e->bytes < frame + low[k] || e->bytes > frame + high[k])
+            rc = low[k] == high[k]
+                     ? slp_error(SLP_ERR_INPUT,
+                                 "%s: file is %lld bytes but the manifest's sizes (m, n, nnz, "
+                                 "cut points) need %lld: damaged manifest",
+                                 path, (long long)e->bytes, (long long)(frame + low[k]))
+                     : slp_error(SLP_ERR_INPUT,
+                                 "%s: file is %lld bytes but the manifest's sizes (m, n, nnz, "
+                                 "cut points) need %lld to %lld: damaged manifest",
+                                 path, (long long)e->bytes, (long long)(frame + low[k]),
+                                 (long long)(frame + high[k]));
         free(path);
         SLP_CALL(rc);
     }

@@ -196,12 +196,15 @@ typedef struct assembler {
     int64_t *fill;         /* [i1-i0] next free slot per row, relative to row_ptr[i0] */
     int32_t *col;          /* chunk column indices */
     double *val;           /* chunk values */
+    slp_values_tally_t *tally; /* compact values: the block's values seen by the count pass */
 } assembler_t;
 
 static slp_err count_rec(void *arg, const bucket_rec_t *rec)
 {
     assembler_t *as = arg;
     as->row_ptr[rec->i - as->row_lo + 1]++;
+    if (as->tally)
+        slp_values_tally_add(as->tally, &rec->v, 1);
     return SLP_OK;
 }
 
@@ -287,9 +290,18 @@ static slp_err write_block_stream(writer_t *w, int r, int c, int64_t mem_budget,
     as.row_ptr = slp_calloc((size_t)m_loc + 1, sizeof(int64_t));
     if (!as.row_ptr)
         return SLP_ERR_NOMEM;
-    slp_err rc = bucket_scan(w, b, rbuf, rcap, count_rec, &as);
+    slp_err rc = w->compact_values && nnz > 0 ? slp_values_tally_open(&as.tally) : SLP_OK;
+    if (rc == SLP_OK)
+        rc = bucket_scan(w, b, rbuf, rcap, count_rec, &as);
     for (int64_t i = 0; i < m_loc; i++)
         as.row_ptr[i + 1] += as.row_ptr[i];
+    /* The values' form, known once the count pass has seen them all. */
+    slp_shard_block_values_t bv;
+    memset(&bv, 0, sizeof bv);
+    if (rc == SLP_OK && as.tally)
+        rc = slp_shard_block_values_tallied(as.tally, &bv);
+    int is_table = bv.form == SLP_VALUES_TABLE8 || bv.form == SLP_VALUES_TABLE16;
+    size_t width = bv.form == SLP_VALUES_TABLE8 ? 1 : bv.form == SLP_VALUES_TABLE16 ? 2 : 8;
     /* Chunk capacity: 12 bytes per entry (column index and value), at least one row. */
     int64_t cap = mem_budget / 2 / 12;
     if (cap < 1)
@@ -303,10 +315,12 @@ static slp_err write_block_stream(writer_t *w, int r, int c, int64_t mem_budget,
     }
     slp_shard_header_t h;
     slp_shard_writer_block_header(w, r, c, nnz, &h);
+    slp_shard_block_header_values(&h, m_loc, nnz, &bv);
     slp_fw_t fw;
     memset(&fw, 0, sizeof fw);
     FILE *side = NULL;
     char *side_path = NULL;
+    void *codes = NULL; /* a table form's codes: the chunk's, or the whole block's */
     if (rc == SLP_OK && as.row_ptr[m_loc] != nnz)
         rc = slp_error(SLP_ERR_INTERNAL, "block %d,%d: bucket holds %lld entries, expected %lld", r,
                        c, (long long)as.row_ptr[m_loc], (long long)nnz);
@@ -315,7 +329,10 @@ static slp_err write_block_stream(writer_t *w, int r, int c, int64_t mem_budget,
         as.val = slp_malloc((size_t)(max_chunk ? max_chunk : 1) * sizeof(double));
         rc = as.col && as.val ? SLP_OK : SLP_ERR_NOMEM;
     }
-    if (rc == SLP_OK && nchunks > 1) {
+    if (rc == SLP_OK && is_table)
+        rc = slp_alloc(&codes, (size_t)(max_chunk ? max_chunk : 1), width);
+    /* Values (or codes) of several chunks wait in a side file until the indices are out. */
+    if (rc == SLP_OK && nchunks > 1 && bv.form != SLP_VALUES_SIGNED) {
         side_path = slp_path_join(w->tmp, ".values.tmp");
         side = side_path ? fopen(side_path, "wb+") : NULL;
         if (!side)
@@ -343,15 +360,22 @@ static slp_err write_block_stream(writer_t *w, int r, int c, int64_t mem_budget,
             rc = sort_chunk(&as);
         int64_t k = as.row_ptr[i1] - as.row_ptr[i0];
         if (rc == SLP_OK)
-            rc = slp_fw_i32(&fw, as.col, k);
-        if (rc == SLP_OK && side && fwrite(as.val, sizeof(double), (size_t)k, side) != (size_t)k)
+            rc = slp_shard_fw_block_indices(&fw, as.col, as.val, k, &bv);
+        if (rc == SLP_OK && is_table)
+            slp_values_tally_codes(as.tally, bv.form, as.val, k, codes);
+        const void *out = is_table ? codes : (const void *)as.val;
+        if (rc == SLP_OK && side && fwrite(out, width, (size_t)k, side) != (size_t)k)
             rc = slp_error(SLP_ERR_IO, "%s: write failed: %s", side_path, strerror(errno));
     }
     if (rc == SLP_OK)
-        rc = slp_fw_zeros(&fw, (size_t)(nnz & 1) * 4);
-    if (rc == SLP_OK) {
-        if (side) /* the side file holds host-order doubles; the fw writes bytes as given */
+        rc = slp_shard_fw_block_values_start(&fw, nnz, &bv);
+    if (rc == SLP_OK && bv.form != SLP_VALUES_SIGNED) {
+        if (side) /* the side file holds host-order values; the fw writes bytes as given */
             rc = append_file(&fw, side, side_path, rbuf, (size_t)rcap * sizeof(bucket_rec_t));
+        else if (bv.form == SLP_VALUES_TABLE8)
+            rc = slp_fw_bytes(&fw, codes, (size_t)nnz);
+        else if (bv.form == SLP_VALUES_TABLE16)
+            rc = slp_fw_u16(&fw, codes, nnz);
         else
             rc = slp_fw_f64(&fw, as.val, nnz);
     }
@@ -362,6 +386,9 @@ done:
         remove(side_path);
     }
     free(side_path);
+    free(codes);
+    slp_shard_block_values_free(&bv);
+    slp_values_tally_close(as.tally);
     free(as.row_ptr);
     free(as.col);
     free(as.val);
@@ -373,7 +400,7 @@ done:
 }
 
 slp_err slp_shard_write_stream(const slp_shard_source_t *src, int R, int C, int64_t mem_budget,
-                               const char *dir)
+                               int compact_values, const char *dir)
 {
     /* The side file of values is appended byte for byte: on a big-endian host it would
      * need swapping, which the single-chunk path does; keep that path there. */
@@ -389,6 +416,7 @@ slp_err slp_shard_write_stream(const slp_shard_source_t *src, int R, int C, int6
     memset(&bk, 0, sizeof bk);
     if (rc == SLP_OK)
         rc = slp_shard_writer_begin(&w, skel, R, C, ct.row, ct.col, dir);
+    w.compact_values = compact_values;
     int64_t RC = (int64_t)R * C;
     if (rc == SLP_OK) {
         w.man.nnz = ct.nnz;

@@ -273,18 +273,19 @@ slp_err slp_shard_writer_block(writer_t *w, int r, int c, const int64_t *row_ptr
     slp_shard_header_t h;
     int64_t m_loc = w->man.row_off[r + 1] - w->man.row_off[r];
     int64_t nnz = row_ptr[m_loc];
+    slp_shard_block_values_t bv;
+    SLP_CALL(slp_shard_block_values(val, nnz, w->compact_values, &bv));
     slp_shard_writer_block_header(w, r, c, nnz, &h);
+    slp_shard_block_header_values(&h, m_loc, nnz, &bv);
     slp_fw_t fw;
-    SLP_CALL(slp_shard_writer_open_file(w, SLP_SHARD_BLOCK, r, c, &h, &fw));
-    slp_err rc = slp_fw_i64(&fw, row_ptr, m_loc + 1);
-    if (rc == SLP_OK)
-        rc = slp_fw_i32(&fw, col_idx, nnz);
-    if (rc == SLP_OK)
-        rc = slp_fw_zeros(&fw, (size_t)(nnz & 1) * 4);
-    if (rc == SLP_OK)
-        rc = slp_fw_f64(&fw, val, nnz);
-    w->man.block_nnz[(int64_t)r * w->man.C + c] = nnz;
-    return slp_shard_writer_close_file(w, SLP_SHARD_BLOCK, r, c, &fw, rc);
+    slp_err rc = slp_shard_writer_open_file(w, SLP_SHARD_BLOCK, r, c, &h, &fw);
+    if (rc == SLP_OK) {
+        rc = slp_shard_fw_block_payload(&fw, m_loc, row_ptr, col_idx, val, &bv);
+        w->man.block_nnz[(int64_t)r * w->man.C + c] = nnz;
+        rc = slp_shard_writer_close_file(w, SLP_SHARD_BLOCK, r, c, &fw, rc);
+    }
+    slp_shard_block_values_free(&bv);
+    return rc;
 }
 
 /* ======================================================================================
@@ -390,7 +391,8 @@ done:
     return rc;
 }
 
-slp_err slp_shard_write_model(const slp_model_t *model, int R, int C, const char *dir)
+slp_err slp_shard_write_model(const slp_model_t *model, int R, int C, int compact_values,
+                              const char *dir)
 {
     SLP_CALL(check_model_matrix(model));
     int64_t *row_nnz = slp_calloc((size_t)model->m + 1, sizeof(int64_t));
@@ -409,6 +411,7 @@ slp_err slp_shard_write_model(const slp_model_t *model, int R, int C, const char
     slp_err rc = slp_shard_writer_begin(&w, model, R, C, row_nnz, col_nnz, dir);
     free(row_nnz);
     free(col_nnz);
+    w.compact_values = compact_values;
     w.man.nnz = model->col_ptr[model->n];
     if (rc == SLP_OK)
         rc = slp_shard_writer_write_vectors(&w, model);

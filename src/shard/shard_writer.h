@@ -10,6 +10,7 @@
 typedef struct writer {
     char *tmp;                 /* temporary directory (renamed to the target at the end) */
     slp_shard_manifest_t man;  /* files[] in a fixed slot order, see slot() */
+    int compact_values;        /* blocks in their compact exact form where one is smaller */
 } writer_t;
 
 /* The manifest's frame (no cuts, no files yet; no directory). */

@@ -47,6 +47,37 @@ expect "info --verify" 0 "checksums ok" -- "$BIN" info "$T/a.shards" --verify
 expect "info --verify values" 0 "signed-unit 4 blocks, table8 0 blocks, table16 0 blocks; 0.00 bytes" \
     -- "$BIN" info "$T/t.shards" --verify
 
+# --compact-values (docs/shard-format.md): the transport member's blocks store signs, no
+# values (version 2 block files); the converter's in-memory and streaming paths write the
+# same files; the compact and the plain directories solve with the same iterations and
+# objective bits (the reader gives back the very doubles).
+"$BIN" gen transport --sources 30 --sinks 90 --neighbors 4 --grid 2x2 --out "$T/tc.shards" \
+    --compact-values --quiet || bad "gen transport --compact-values"
+expect "info compact blocks" 0 "4 of 4 blocks with compact values" -- "$BIN" info "$T/tc.shards"
+expect "info plain blocks" 0 "0 of 4 blocks with compact values" -- "$BIN" info "$T/t.shards"
+expect "info --verify compact" 0 "signed-unit 4 blocks" -- "$BIN" info "$T/tc.shards" --verify
+"$BIN" convert "$T/t.shards" "$T/t.mps" --quiet || bad "convert transport"
+"$BIN" shard "$T/t.mps" --grid 1x2 --out "$T/tm.shards" --compact-values --quiet || bad "shard compact"
+"$BIN" shard "$T/t.mps" --grid 1x2 --out "$T/ts.shards" --compact-values --mem-budget 64 --quiet ||
+    bad "shard compact, streaming"
+diff -r "$T/tm.shards" "$T/ts.shards" >/dev/null && ok || bad "compact: streaming and in-memory differ"
+"$BIN" shard "$MODEL" --grid 1x1 --out "$T/ac.shards" --compact-values --quiet || bad "afiro compact"
+for m in t ac; do
+    "$BIN" shard "$([ $m = t ] && echo "$T/t.mps" || echo "$MODEL")" --grid 1x1 --out "$T/$m-p1" \
+        --quiet || bad "$m plain 1x1"
+    [ $m = t ] && { "$BIN" shard "$T/t.mps" --grid 1x1 --out "$T/t-c1" --compact-values --quiet ||
+        bad "t compact 1x1"; }
+    c=$([ $m = t ] && echo "$T/t-c1" || echo "$T/ac.shards")
+    "$BIN" solve "$T/$m-p1" --threads 1 --json "$T/p.json" --quiet
+    "$BIN" solve "$c" --threads 1 --json "$T/c.json" --quiet
+    python3 - "$T/p.json" "$T/c.json" <<'PY' && ok || bad "$m: compact and plain shards solve differently"
+import json, sys
+p, c = (json.load(open(f)) for f in sys.argv[1:])
+sys.exit(0 if p["status"] == "optimal" and (p["iterations"], repr(p["objective"])) ==
+         (c["iterations"], repr(c["objective"])) else 1)
+PY
+done
+
 # --grid auto: 1x1 needs 2420 bytes, 1x2 1544, 2x1 1616, so 1500 needs three ranks.
 expect "grid auto" 0 "picked 1x3 (3 ranks)" -- \
     "$BIN" shard "$MODEL" --grid auto --mem-per-rank 1500 --out "$T/c.shards"

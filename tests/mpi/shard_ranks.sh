@@ -4,7 +4,7 @@
 # names; the directory must be byte for byte the one the one-process converter writes
 # (every file and the manifest), on grids 2x2, 1x3 and 3x1, from plain, BGZF and
 # seekable zstd MPS files and from LP files, and the run must say it was read in
-# parallel. Files the parallel
+# parallel, with plain or compact values. Files the parallel
 # reader leaves to one process (warnings, integer columns, errors) are converted by
 # rank 0: the same directory or the same error line, printed once. Grids that do not
 # match the rank count, --grid auto and an output directory that may not be replaced
@@ -63,6 +63,10 @@ for g in 2x2 1x3 3x1; do
         same "$T/$f" $g 1
     done
 done
+# --compact-values (docs/shard-format.md): the ranks write each block in the same form
+same "$T/mcf.mps" 2x2 1 --compact-values
+same "$T/mcf.lp" 1x3 1 --compact-values
+same "$ROOT/examples/data/afiro.mps" 2x2 1 --compact-values
 same "$T/markers.lp" 2x2 1 --relax
 same "$T/duplicate-row.lp" 2x2 0 # refused by both: the same error line
 

@@ -216,7 +216,7 @@ static void family(int kind, const int64_t *params, int scale)
         snprintf(dir, sizeof dir, "%s/%s%d_%dx%d.shards", base, slp_gen_kind_name(kind), scale,
                  grids[k][0], grids[k][1]);
         slp_gen_stats_t st;
-        CHECK(slp_gen_write_shards(&g, grids[k][0], grids[k][1], dir, slp_comm_world(), &st) == SLP_OK,
+        CHECK(slp_gen_write_shards(&g, grids[k][0], grids[k][1], 0, dir, slp_comm_world(), &st) == SLP_OK,
               "write %s: %s", dir, slp_error_message());
         compare_shards(dir, back, grids[k][0], grids[k][1]);
     }

@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "shard/shard.h"
+#include "shard/shard_internal.h"
 
 static char base[256];
 
@@ -20,6 +21,8 @@ static char base[256];
 static slp_model_t *make_model(int64_t m, int64_t n, unsigned seed, int names)
 {
     slp_model_t *model = NULL;
+    if (m < 1 || n < 1)
+        return NULL;
     int64_t cap = m * n;
     if (slp_model_create(m, n, cap, &model) != SLP_OK)
         return NULL;
@@ -307,7 +310,7 @@ static void test_corruption(const char *good)
         FILE *f = fopen(file, "r+b");
         unsigned char h[128];
         if (f && fread(h, 1, 128, f) == 128) {
-            h[8] = 2;
+            h[8] = 3;
             uint32_t crc = (uint32_t)crc32(0L, h, 124);
             for (int k = 0; k < 4; k++)
                 h[124 + k] = (unsigned char)(crc >> (8 * k));
@@ -317,7 +320,8 @@ static void test_corruption(const char *good)
         if (f)
             fclose(f);
     }
-    expect_read_error(dir, "block_1_0.bin: format version 2", "wrong file version");
+    expect_read_error(dir, "block_1_0.bin: format version 3, this reader supports 1 and 2",
+                      "wrong file version");
 
     copy_dir(good, dir);
     snprintf(file, sizeof file, "%s/row_1.bin", dir);
@@ -486,6 +490,173 @@ static void test_solution(void)
 
 /* A block beyond 32-bit local indices is refused before any allocation (a 3e9-row
  * block would otherwise be cast to int32 in the transpose). */
+/* ---- Compact values (docs/shard-format.md, "Block payload") ---------------------------- */
+
+/* Every value of the model replaced by one of `kinds` values (+1/-1 for kinds = 2):
+ * distinct values per block drive the form the writer picks. */
+static void set_values(slp_model_t *model, int kinds)
+{
+    for (int64_t k = 0; k < model->nnz; k++) {
+        int v = (int)((k * 2654435761u) % (unsigned)kinds);
+        model->val[k] = kinds == 2 ? (v ? -1.0 : 1.0) : 0.5 + (double)v / 3.0;
+    }
+}
+
+/* The values form and version in a block file's header. */
+static void block_form(const char *dir, const char *file, uint32_t *version, uint32_t *form,
+                       uint32_t *table_len)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    unsigned char h[128] = {0};
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        if (fread(h, 1, 128, f) != 128)
+            memset(h, 0, sizeof h);
+        fclose(f);
+    }
+    *version = slp_le_get_u32(h + 8);
+    *form = slp_le_get_u32(h + 96);
+    *table_len = slp_le_get_u32(h + 100);
+}
+
+static long file_size(const char *dir, const char *file)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* After a test changed a block's payload: a valid trailer and manifest again, so that
+ * only the reader's own checks can catch the change (a forged file). */
+static void reseal(const char *dir, const char *file, int r, int c)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    FILE *f = fopen(path, "r+b");
+    if (!f)
+        return;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    unsigned char *bytes = malloc((size_t)size);
+    fseek(f, 0, SEEK_SET);
+    if (bytes && fread(bytes, 1, (size_t)size, f) == (size_t)size) {
+        uint32_t crc = (uint32_t)crc32(0L, bytes, (uInt)(size - 4));
+        unsigned char t[4];
+        slp_le_put_u32(t, crc);
+        fseek(f, size - 4, SEEK_SET);
+        fwrite(t, 1, 4, f);
+        slp_shard_manifest_t man;
+        if (slp_shard_read_manifest(dir, &man) == SLP_OK) {
+            slp_shard_file_t *e = (slp_shard_file_t *)slp_shard_manifest_find(&man, SLP_SHARD_BLOCK,
+                                                                              r, c);
+            if (e)
+                e->crc32 = crc;
+            fclose(f);
+            f = NULL;
+            slp_shard_manifest_write(dir, &man);
+            slp_shard_manifest_free(&man);
+        }
+    }
+    free(bytes);
+    if (f)
+        fclose(f);
+}
+
+/* Values +-1 (signed-unit), a few distinct (table8) and many (table16): written compact
+ * by the in-memory writer and by the streaming one (several chunks and one), the two
+ * byte-identical; read back bit for bit; the 1x1 block in the expected form and
+ * smaller than the plain file; forged tables refused. */
+static void test_compact_values(void)
+{
+    static const struct {
+        int64_t m, n;
+        int kinds;
+        uint32_t form;
+        const char *name;
+    } cases[] = {{23, 31, 2, SLP_VALUES_SIGNED, "signed-unit"},
+                 {23, 31, 5, SLP_VALUES_TABLE8, "table8"},
+                 {90, 120, 700, SLP_VALUES_TABLE16, "table16"},
+                 {23, 31, 0, SLP_VALUES_PLAIN, "plain"}};
+    int grids[][2] = {{1, 1}, {2, 3}};
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        slp_model_t *model = make_model(cases[t].m, cases[t].n, 11u, 1);
+        if (!model)
+            continue;
+        if (cases[t].kinds)
+            set_values(model, cases[t].kinds);
+        for (size_t g = 0; g < 2; g++) {
+            int R = grids[g][0], C = grids[g][1];
+            char dir[512], pdir[512], sdir[512], name[64];
+            snprintf(name, sizeof name, "c%s%dx%d.shards", cases[t].name, R, C);
+            path_of(dir, sizeof dir, name);
+            slp_err rc = slp_shard_write_model(model, R, C, 1, dir);
+            CHECK(rc == SLP_OK, "%s %dx%d compact write: %s", cases[t].name, R, C,
+                  slp_error_message());
+            check_round_trip(model, R, C, dir);
+            for (int b = 0; b < 2; b++) {
+                path_of(sdir, sizeof sdir, "cstream.shards");
+                slp_shard_source_t src;
+                slp_shard_model_source(model, &src);
+                rc = slp_shard_write_stream(&src, R, C, b ? ((int64_t)1 << 26) : 40, 1, sdir);
+                CHECK(rc == SLP_OK && dirs_identical(dir, sdir),
+                      "%s %dx%d compact stream (budget %d) not byte-identical: %s",
+                      cases[t].name, R, C, b, slp_error_message());
+                rm_dir(sdir);
+            }
+            if (R == 1) {
+                uint32_t version, form, table_len;
+                block_form(dir, "block_0_0.bin", &version, &form, &table_len);
+                uint32_t want_version = cases[t].form == SLP_VALUES_PLAIN ? 1 : 2;
+                CHECK(form == cases[t].form && version == want_version,
+                      "%s: block form %u version %u (want %u, %u)", cases[t].name, form, version,
+                      cases[t].form, want_version);
+                path_of(pdir, sizeof pdir, "cplain.shards");
+                rc = slp_shard_write_model(model, R, C, 0, pdir);
+                long compact = file_size(dir, "block_0_0.bin");
+                long plain = file_size(pdir, "block_0_0.bin");
+                CHECK(rc == SLP_OK && (cases[t].form == SLP_VALUES_PLAIN ? compact == plain
+                                                                         : compact < plain),
+                      "%s: compact block %ld bytes, plain %ld", cases[t].name, compact, plain);
+                if (cases[t].form == SLP_VALUES_SIGNED) /* the values take no bytes */
+                    CHECK(compact == 128 + 8 * (model->m + 1) + 4 * model->nnz + 4,
+                          "signed-unit block of %ld bytes", compact);
+                rm_dir(pdir);
+                if (cases[t].form == SLP_VALUES_TABLE8) {
+                    /* A code past the table, with valid checksums: the reader's check. */
+                    char file[700];
+                    snprintf(file, sizeof file, "%s/block_0_0.bin", dir);
+                    FILE *f = fopen(file, "r+b");
+                    if (f) {
+                        fseek(f, file_size(dir, "block_0_0.bin") - 5, SEEK_SET);
+                        fputc(200, f);
+                        fclose(f);
+                    }
+                    reseal(dir, "block_0_0.bin", 0, 0);
+                    expect_read_error(dir, "has a value code past the block's table of 5 values",
+                                      "forged table code");
+                    /* A table length past what 1-byte codes address. */
+                    f = fopen(file, "r+b");
+                    unsigned char h[128];
+                    if (f && fread(h, 1, 128, f) == 128) {
+                        slp_le_put_u32(h + 100, 300);
+                        slp_le_put_u32(h + 124, (uint32_t)crc32(0L, h, 124));
+                        fseek(f, 0, SEEK_SET);
+                        fwrite(h, 1, 128, f);
+                    }
+                    if (f)
+                        fclose(f);
+                    reseal(dir, "block_0_0.bin", 0, 0);
+                    expect_read_error(dir, "300 table values for a table8 block", "table too long");
+                }
+            }
+            rm_dir(dir);
+        }
+        slp_model_destroy(&model);
+    }
+}
+
 static void test_block_index_limit(void)
 {
     slp_local_problem_t lp;
@@ -505,6 +676,7 @@ int main(int argc, char **argv)
     test_block_index_limit();
     snprintf(base, sizeof base, "/tmp/test_shard.%ld", (long)getpid());
     mkdir(base, 0777);
+    test_compact_values();
     slp_model_t *model = make_model(23, 31, 7u, 1);
     CHECK(model && model->nnz > 50, "test model built");
     if (!model)
@@ -516,7 +688,7 @@ int main(int argc, char **argv)
         char dir[512], sdir[512], name[64];
         snprintf(name, sizeof name, "m%dx%d.shards", R, C);
         path_of(dir, sizeof dir, name);
-        slp_err rc = slp_shard_write_model(model, R, C, dir);
+        slp_err rc = slp_shard_write_model(model, R, C, 0, dir);
         CHECK(rc == SLP_OK, "write %dx%d: %s", R, C, slp_error_message());
         check_round_trip(model, R, C, dir);
         /* Bounded path: a tiny budget (multi-chunk blocks) and a large one. */
@@ -525,14 +697,14 @@ int main(int argc, char **argv)
             path_of(sdir, sizeof sdir, name);
             slp_shard_source_t src;
             slp_shard_model_source(model, &src);
-            rc = slp_shard_write_stream(&src, R, C, b ? ((int64_t)1 << 26) : 40, sdir);
+            rc = slp_shard_write_stream(&src, R, C, b ? ((int64_t)1 << 26) : 40, 0, sdir);
             CHECK(rc == SLP_OK, "stream %dx%d: %s", R, C, slp_error_message());
             CHECK(dirs_identical(dir, sdir), "stream %dx%d budget %d: not byte-identical", R, C, b);
             rm_dir(sdir);
         }
         slp_shard_source_t rev = {model, reverse_scan, "model", 1};
         path_of(sdir, sizeof sdir, "rev.shards");
-        rc = slp_shard_write_stream(&rev, R, C, 100, sdir);
+        rc = slp_shard_write_stream(&rev, R, C, 100, 0, sdir);
         CHECK(rc == SLP_OK && dirs_identical(dir, sdir), "stream %dx%d of reversed entries: %s", R,
               C, slp_error_message());
         rm_dir(sdir);
@@ -546,7 +718,7 @@ int main(int argc, char **argv)
     test_corruption(good);
 
     /* Overwriting: a shard directory is replaced; a foreign non-empty directory is not. */
-    slp_err rc = slp_shard_write_model(model, 1, 2, good);
+    slp_err rc = slp_shard_write_model(model, 1, 2, 0, good);
     CHECK(rc == SLP_OK, "overwrite a shard directory: %s", slp_error_message());
     char foreign[512], stray[600];
     path_of(foreign, sizeof foreign, "foreign");
@@ -556,7 +728,7 @@ int main(int argc, char **argv)
     fputs("user data\n", f);
     fclose(f);
     slp_error_clear();
-    rc = slp_shard_write_model(model, 1, 2, foreign);
+    rc = slp_shard_write_model(model, 1, 2, 0, foreign);
     CHECK(rc != SLP_OK && strstr(slp_error_message(), "refusing to overwrite"),
           "foreign directory: %s", slp_error_message());
     struct stat st;
@@ -575,7 +747,7 @@ int main(int argc, char **argv)
         slp_shard_model_source(dup, &src);
         char dd[512], tmpd[600];
         path_of(dd, sizeof dd, "dup.shards");
-        rc = slp_shard_write_stream(&src, 2, 2, 1000, dd);
+        rc = slp_shard_write_stream(&src, 2, 2, 1000, 0, dd);
         CHECK(rc != SLP_OK && strstr(slp_error_message(), "duplicate"), "duplicate entry: %s",
               slp_error_message());
         snprintf(tmpd, sizeof tmpd, "%s.tmp.%ld", dd, (long)getpid());
@@ -589,7 +761,7 @@ int main(int argc, char **argv)
         slp_model_t *plain = make_model(9, 6, 5u, 0);
         char pd[512];
         path_of(pd, sizeof pd, "plain.shards");
-        rc = slp_shard_write_model(plain, 2, 2, pd);
+        rc = slp_shard_write_model(plain, 2, 2, 0, pd);
         slp_shard_manifest_t man;
         if (rc == SLP_OK)
             rc = slp_shard_read_manifest(pd, &man);
@@ -632,7 +804,7 @@ int main(int argc, char **argv)
             char ad[512];
             path_of(ad, sizeof ad, "auto.shards");
             slp_shard_manifest_t man;
-            if (slp_shard_write_model(model, R, C, ad) == SLP_OK &&
+            if (slp_shard_write_model(model, R, C, 0, ad) == SLP_OK &&
                 slp_shard_read_manifest(ad, &man) == SLP_OK) {
                 int64_t worst = 0;
                 for (int r = 0; r < R; r++)
@@ -653,7 +825,7 @@ int main(int argc, char **argv)
                         continue;
                     int c2 = P / r2;
                     int64_t worst = 0;
-                    if (slp_shard_write_model(model, r2, c2, ad) == SLP_OK &&
+                    if (slp_shard_write_model(model, r2, c2, 0, ad) == SLP_OK &&
                         slp_shard_read_manifest(ad, &man) == SLP_OK) {
                         for (int r = 0; r < r2; r++)
                             for (int c = 0; c < c2; c++) {
