@@ -202,20 +202,21 @@ int SLP_FUZZ_ENTRY(const uint8_t *data, size_t size)
     return 0;
 }
 
-/* Seeds for the binary modes: every file of the base directory with its selector bytes
- * (fuzz/build.sh calls this through SLP_FUZZ_SHARD_SEEDS=DIR). */
-void slp_fuzz_shard_write_seeds(const char *out);
-void slp_fuzz_shard_write_seeds(const char *out)
+/* Seeds of every file (or every block) of the directory `dir` (manifest `man`) with its
+ * selector bytes; `prefix` starts their names. */
+static void slp_fuzz_shard_file_seeds_(const char *dir, const slp_shard_manifest_t *man,
+                                       const char *out, const char *prefix, int blocks_only)
 {
-    slp_fuzz_shard_init_();
-    for (int64_t k = 0; k < slp_fuzz_shard_man_.nfiles; k++) {
-        const slp_shard_file_t *e = &slp_fuzz_shard_man_.files[k];
+    for (int64_t k = 0; k < man->nfiles; k++) {
+        const slp_shard_file_t *e = &man->files[k];
+        if (blocks_only && e->role != SLP_SHARD_BLOCK)
+            continue;
         int mode = e->role == SLP_SHARD_BLOCK       ? 2
                    : e->role == SLP_SHARD_COL_SLICE ? 3
                    : e->role == SLP_SHARD_ROW_SLICE ? 4
                                                     : 5;
         char path[400];
-        snprintf(path, sizeof path, "%s/%s", slp_fuzz_shard_dir_, e->path);
+        snprintf(path, sizeof path, "%s/%s", dir, e->path);
         size_t n;
         uint8_t *buf = slp_fuzz_shard_slurp_(path, &n);
         uint8_t *seed = malloc(n + 3);
@@ -223,11 +224,33 @@ void slp_fuzz_shard_write_seeds(const char *out)
         seed[1] = (uint8_t)((e->r > 0 ? 1 : 0) | (e->c > 0 ? 2 : 0));
         seed[2] = (uint8_t)(3 | (e->role == SLP_SHARD_ROW_NAMES ? 4 : 0));
         memcpy(seed + 3, buf, n);
-        snprintf(path, sizeof path, "%s/seed_%s", out, e->path);
+        snprintf(path, sizeof path, "%s/%s%s", out, prefix, e->path);
         slp_fuzz_write(path, seed, n + 3);
         free(seed);
         free(buf);
     }
+}
+
+/* Seeds for the binary modes: every file of the base directory, and the blocks of the
+ * same model written with compact values (version 2 block files: docs/shard-format.md),
+ * with their selector bytes (fuzz/build.sh calls this through SLP_FUZZ_SHARD_SEEDS=DIR). */
+void slp_fuzz_shard_write_seeds(const char *out);
+void slp_fuzz_shard_write_seeds(const char *out)
+{
+    slp_fuzz_shard_init_();
+    slp_fuzz_shard_file_seeds_(slp_fuzz_shard_dir_, &slp_fuzz_shard_man_, out, "seed_", 0);
+    char mps[300], compact[300];
+    snprintf(mps, sizeof mps, "%s/shard_model.mps", slp_fuzz_scratch());
+    snprintf(compact, sizeof compact, "%s/compact.shards", slp_fuzz_scratch());
+    slp_model_t *model = NULL;
+    slp_shard_manifest_t cman;
+    if (slp_mps_read(mps, &model) == SLP_OK &&
+        slp_shard_write_model(model, 2, 2, 1, compact) == SLP_OK &&
+        slp_shard_read_manifest(compact, &cman) == SLP_OK) {
+        slp_fuzz_shard_file_seeds_(compact, &cman, out, "seed_compact_", 1);
+        slp_shard_manifest_free(&cman);
+    }
+    slp_model_destroy(&model);
     char mpath[400];
     snprintf(mpath, sizeof mpath, "%s/%s", slp_fuzz_shard_dir_, SLP_SHARD_MANIFEST);
     size_t n;

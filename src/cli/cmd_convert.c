@@ -20,7 +20,7 @@
 typedef struct {
     const char *paths[2]; /* IN, OUT */
     const char *grid;
-    int relax, quiet;
+    int relax, compact_values, quiet;
 } convert_options_t;
 
 #define OPT(field) offsetof(convert_options_t, field)
@@ -29,12 +29,15 @@ static const cli_option_t OPTIONS[] = {
     {"--relax", CLI_FLAG, OPT(relax), 0, 0, NULL, NULL,
      "integer columns become continuous; without it a model with integer\n"
      "columns can be written as MPS or LP (markers kept) but not as shards"},
+    {"--compact-values", CLI_FLAG, OPT(compact_values), 0, 0, NULL, NULL,
+     "a shard directory written holds each block whose values have an exact\n"
+     "form of fewer bytes in it (version 2 block files, docs/shard-format.md)"},
     {"--quiet", CLI_FLAG, OPT(quiet), 0, 0, NULL, NULL, "no log line"},
 };
 
 static const cli_command_t COMMAND = {
     .name = "convert",
-    .usage = "convert IN OUT [--grid RxC] [--relax] [--quiet]",
+    .usage = "convert IN OUT [--grid RxC] [--relax] [--compact-values] [--quiet]",
     .about = "Convert a model between MPS, CPLEX LP and shard directories (docs/cli.md).\n"
              "IN: an MPS or LP file (plain, gzip, bzip2, xz or zstd) or a shard directory.\n"
              "OUT: NAME.mps (free MPS that HiGHS, Clp and GLPK read), NAME.mps.gz (BGZF:\n"
@@ -68,11 +71,14 @@ static slp_err read_input(const char *in, slp_model_t **model)
     return format == SLP_INPUT_SHARDS ? slp_shard_read_model(in, model) : slp_model_read(in, model);
 }
 
-static slp_err convert(const char *in, const char *out, int R, int C, int relax)
+static slp_err convert(const char *in, const char *out, int R, int C, int relax, int compact)
 {
+    out_kind kind = kind_of(out);
+    if (compact && kind != OUT_SHARDS)
+        return slp_error(SLP_ERR_INPUT, "convert: --compact-values applies to a shard directory, "
+                         "not to %s", out);
     slp_model_t *model = NULL;
     SLP_CALL(read_input(in, &model));
-    out_kind kind = kind_of(out);
     slp_err rc = SLP_OK;
     int64_t integers = slp_model_integer_columns(model);
     if (relax && model->is_int) { /* the LP relaxation: no markers written */
@@ -84,7 +90,7 @@ static slp_err convert(const char *in, const char *out, int R, int C, int relax)
     if (rc == SLP_OK)
         rc = kind == OUT_MPS  ? slp_mps_write(model, out)
              : kind == OUT_LP ? slp_lp_write(model, out)
-                              : slp_shard_write_model(model, R, C, 0, out);
+                              : slp_shard_write_model(model, R, C, compact, out);
     if (rc == SLP_OK)
         slp_log("wrote %s: %lld rows, %lld columns, %lld nonzeros (%s%s)\n", out,
                 (long long)model->m, (long long)model->n, (long long)model->nnz,
@@ -96,7 +102,7 @@ static slp_err convert(const char *in, const char *out, int R, int C, int relax)
 
 int slp_cmd_convert(int argc, char **argv)
 {
-    convert_options_t o = {{NULL, NULL}, NULL, 0, 0};
+    convert_options_t o = {{NULL, NULL}, NULL, 0, 0, 0};
     int help = 0, R = 1, C = 1;
     slp_err rc = slp_cli_parse(&COMMAND, argc, argv, &o, &help);
     if (rc == SLP_OK && help) {
@@ -110,7 +116,7 @@ int slp_cmd_convert(int argc, char **argv)
     if (rc == SLP_OK && o.quiet)
         slp_log_set_level(SLP_LOG_QUIET);
     if (rc == SLP_OK)
-        rc = convert(o.paths[0], o.paths[1], R, C, o.relax);
+        rc = convert(o.paths[0], o.paths[1], R, C, o.relax, o.compact_values);
     if (rc != SLP_OK) {
         slp_cli_error("%s", slp_error_message());
         return rc == SLP_ERR_INPUT || rc == SLP_ERR_IO ? 1 : 2;

@@ -77,6 +77,12 @@ sys.exit(0 if p["status"] == "optimal" and (p["iterations"], repr(p["objective"]
          (c["iterations"], repr(c["objective"])) else 1)
 PY
 done
+# convert rewrites a plain directory compact: the files shard --compact-values writes
+"$BIN" convert "$T/t-p1" "$T/t-conv" --compact-values --quiet || bad "convert --compact-values"
+diff -r "$T/t-conv" "$T/t-c1" >/dev/null && ok || bad "convert --compact-values differs from shard's"
+expect "convert --compact-values to MPS" 1 "applies to a shard directory, not to" -- \
+    "$BIN" convert "$T/t-p1" "$T/x.mps" --compact-values
+[ ! -e "$T/x.mps" ] && ok || bad "convert --compact-values to MPS left a file"
 
 # --grid auto: 1x1 needs 2420 bytes, 1x2 1544, 2x1 1616, so 1500 needs three ranks.
 expect "grid auto" 0 "picked 1x3 (3 ranks)" -- \
