@@ -187,6 +187,8 @@ int slp_cmd_gen(int argc, char **argv)
     int automatic = o.grid && !strcmp(o.grid, "auto");
     if (rc == SLP_OK && o.ranks > 0 && !automatic)
         rc = slp_error(SLP_ERR_INPUT, "gen: --ranks is for --grid auto");
+    if (rc == SLP_OK && o.compact_values && !out_dir)
+        rc = slp_error(SLP_ERR_INPUT, "gen: --compact-values is for a shard directory (--out)");
     if (rc == SLP_OK && automatic && !o.sizes_only && out_dir)
         rc = pick_grid(&g, o.ranks > 0 ? (int)o.ranks : P, rank, &R, &C);
     else if (rc == SLP_OK && o.grid && !automatic)

@@ -142,12 +142,58 @@ static void examine_line(window_t *w, int64_t x, marks_t *mk)
     mk->mark[mk->count++] = (mark_t){x, w->at + (p - w->buf) + (int64_t)used, section, 0};
 }
 
-/* The section lines that start in [b, e), and whether a block comment opens there. */
+/* The comments that open the file, as modelling tools write them (PuLP's and GLPK's
+ * `\* name *\`): blank lines, line comments and block comments that open a line,
+ * read as the LP reader's tokenizer reads them, where a block comment's close is followed
+ * by nothing but blanks and more comments. Returns where the first other line starts (at
+ * most e), or -1 when a block comment does not end so (a statement after its close, or
+ * no close before e): the file is then rank 0's. Rank 0 parses this head with the LP
+ * grammar (parse_pieces). */
+static int64_t leading_comments(window_t *w, int64_t e)
+{
+    enum { AT_LINE, IN_LINE_COMMENT, IN_BLOCK_COMMENT, AFTER_BLOCK_COMMENT } state = AT_LINE;
+    int64_t line = 0;
+    for (int64_t x = 0; x < e; x++) {
+        size_t avail;
+        const char *p = window(w, x, 2, &avail);
+        if (!p)
+            return -1;
+        char ch = p[0], next = avail > 1 && x + 1 < e ? p[1] : '\0';
+        if (state == IN_BLOCK_COMMENT) {
+            if (ch == '*' && next == '\\') {
+                state = AFTER_BLOCK_COMMENT;
+                x++;
+            }
+        } else if (ch == '\n') {
+            state = AT_LINE;
+            line = x + 1;
+        } else if (state == IN_LINE_COMMENT || slp_lp_space(ch)) {
+            continue;
+        } else if (ch != '\\') { /* text after a block comment's close, or a statement */
+            return state == AFTER_BLOCK_COMMENT ? -1 : line;
+        } else if (next == '*') {
+            state = IN_BLOCK_COMMENT;
+            x++;
+        } else {
+            state = IN_LINE_COMMENT;
+        }
+    }
+    return state == IN_BLOCK_COMMENT || state == AFTER_BLOCK_COMMENT ? -1 : e;
+}
+
+/* The section lines that start in [b, e), and whether a block comment opens there
+ * (besides those that open the file: leading_comments). */
 static void scan_share(window_t *w, int64_t b, int64_t e, marks_t *mk)
 {
     memset(mk, 0, sizeof *mk);
-    for (int64_t x = b == 0 ? 0 : next_line(w, b - 1, e); x < e && !mk->overflow;
-         x = next_line(w, x, e))
+    int64_t from = b == 0 ? leading_comments(w, e) : next_line(w, b - 1, e);
+    if (from < 0) {
+        mk->block_comment = 1;
+        return;
+    }
+    if (b == 0)
+        b = from;
+    for (int64_t x = from; x < e && !mk->overflow; x = next_line(w, x, e))
         examine_line(w, x, mk);
     for (int64_t x = b; x < e && !w->failed && !mk->block_comment;) { /* "\*" */
         size_t avail;

@@ -83,6 +83,8 @@ diff -r "$T/t-conv" "$T/t-c1" >/dev/null && ok || bad "convert --compact-values 
 expect "convert --compact-values to MPS" 1 "applies to a shard directory, not to" -- \
     "$BIN" convert "$T/t-p1" "$T/x.mps" --compact-values
 [ ! -e "$T/x.mps" ] && ok || bad "convert --compact-values to MPS left a file"
+expect "gen --compact-values without --out" 2 "is for a shard directory (--out)" -- \
+    "$BIN" gen qap --size 3 --mps "$T/q.mps" --compact-values
 
 # --grid auto: 1x1 needs 2420 bytes, 1x2 1544, 2x1 1616, so 1500 needs three ranks.
 expect "grid auto" 0 "picked 1x3 (3 ranks)" -- \

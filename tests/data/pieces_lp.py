@@ -110,6 +110,18 @@ write("pieces-crlf.lp", model(), eol="\r\n")
 for v in ["shuffled", "max", "repeat-far", "constants", "two-sections", "markers",
           "generated-clash", "duplicate-row", "block-comment", "no-labels"]:
     write(f"{v}.lp", model(v))
+# comments that open the file, as PuLP and GLPK write them (read in parallel), and heads
+# the layout does not take (rank 0 reads): a statement after a block comment's close, a
+# block comment that has not closed by the end of rank 0's share
+write("head-pulp.lp", ["\\* pieces *\\"] + model())
+write("head-comments.lp", ["", "\\ a line comment with \\* inside", "  \\* a block comment",
+                           "Minimize", "Subject To", "  still the comment *\\  ",
+                           "\\* another *\\ \\* and one more on its line *\\"] + model())
+after = model()
+after[after.index("Minimize")] = "\\* c *\\ Minimize"  # a section the layout would not see
+write("head-text-after-close.lp", after)
+write("head-long.lp", ["\\* a comment longer than a share:"] + ["x" * 70] * 4000 + ["*\\"]
+      + model())
 # a section keyword on the line of its first statement, and the objective on one line
 one = model()
 at = one.index("Subject To")

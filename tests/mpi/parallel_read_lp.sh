@@ -27,14 +27,26 @@ source "$ROOT/tests/lib/corpus.sh"      # need
 mkdir -p "$T/lp"
 python3 "$ROOT/tests/data/pieces_lp.py" "$T/lp" || bad "pieces_lp.py"
 for f in pieces pieces-crlf shuffled max repeat-far constants two-sections no-labels \
-    keyword-lines; do
+    keyword-lines head-pulp head-comments; do
     check "$T/lp/$f.lp" 1
 done
 check "$T/lp/markers.lp" 1 --relax # General, Binary and Semi-continuous columns, relaxed
 check "$T/lp/markers.lp" 0         # refused without --relax: the one-process reader says so
 # refused by the one-process reader (a name twice, R3 both generated and a label), or
-# not cut (a block comment): rank 0 reads them and says what it says alone
-for f in duplicate-row generated-clash block-comment; do check "$T/lp/$f.lp" 0; done
+# not cut (a block comment among the statements, a statement after a head comment's
+# close, a head comment longer than rank 0's share): rank 0 reads them and says what it
+# says alone
+for f in duplicate-row generated-clash block-comment head-text-after-close head-long; do
+    check "$T/lp/$f.lp" 0
+done
+# and they do: the file is not read in parallel on 2 and 4 ranks
+for f in block-comment head-text-after-close head-long; do
+    for np in 2 4; do
+        run $np "$T/lp/$f.lp"
+        grep -q "rank 0 reads the file instead" "$T/out" && ok ||
+            bad "$f.lp on $np ranks: read in parallel ($(grep -E 'Parallel|Model' "$T/out" | head -2))"
+    done
+done
 for f in "$ROOT"/tests/data/lp/*.lp; do check "$f" 0 --relax; done
 
 # generated models and corpus LPs written as LP files
