@@ -52,6 +52,13 @@ rc=$?
 "$BIN" info "$T/a.shards" --verify | grep -v '^verified' >"$T/one"
 timeout 60 $MPIRUN -np 4 "$BIN" info "$T/a.shards" --verify | grep -v '^verified' >"$T/four"
 cmp -s "$T/one" "$T/four" && ok || { bad "info summaries differ"; diff "$T/one" "$T/four"; }
+# and of compact blocks (version 2 files, docs/shard-format.md): each rank decodes its own
+"$BIN" shard "$MODEL" --grid 2x2 --compact-values --out "$T/c.shards" >/dev/null ||
+    bad "shard 2x2 --compact-values"
+"$BIN" info "$T/c.shards" --verify | grep -v '^verified' >"$T/one"
+timeout 60 $MPIRUN -np 4 "$BIN" info "$T/c.shards" --verify | grep -v '^verified' >"$T/four"
+cmp -s "$T/one" "$T/four" && grep -q "blocks with compact values" "$T/one" && ok ||
+    { bad "info summaries of compact blocks differ"; diff "$T/one" "$T/four"; }
 rm -rf "$T/x.shards"; cp -r "$T/a.shards" "$T/x.shards"
 printf 'XX' | dd of="$T/x.shards/colnames_1.bin" bs=1 seek=30 conv=notrunc 2>/dev/null
 "$BIN" info "$T/x.shards" --verify >/dev/null 2>"$T/err1"; rc1=$?
