@@ -114,9 +114,10 @@ for v in ["shuffled", "max", "repeat-far", "constants", "two-sections", "markers
 # the layout does not take (rank 0 reads): a statement after a block comment's close, a
 # block comment that has not closed by the end of rank 0's share
 write("head-pulp.lp", ["\\* pieces *\\"] + model())
-write("head-comments.lp", ["", "\\ a line comment with \\* inside", "  \\* a block comment",
-                           "Minimize", "Subject To", "  still the comment *\\  ",
-                           "\\* another *\\ \\* and one more on its line *\\"] + model())
+head = ["", "\\ a line comment with \\* inside", "  \\* a block comment", "Minimize",
+        "Subject To", "  still the comment *\\  ", "\\* another *\\ \\* and one more on its line *\\"]
+write("head-comments.lp", head + model())
+write("head-comments-crlf.lp", head + model(), eol="\r\n")
 after = model()
 after[after.index("Minimize")] = "\\* c *\\ Minimize"  # a section the layout would not see
 write("head-text-after-close.lp", after)

@@ -27,7 +27,7 @@ source "$ROOT/tests/lib/corpus.sh"      # need
 mkdir -p "$T/lp"
 python3 "$ROOT/tests/data/pieces_lp.py" "$T/lp" || bad "pieces_lp.py"
 for f in pieces pieces-crlf shuffled max repeat-far constants two-sections no-labels \
-    keyword-lines head-pulp head-comments; do
+    keyword-lines head-pulp head-comments head-comments-crlf; do
     check "$T/lp/$f.lp" 1
 done
 check "$T/lp/markers.lp" 1 --relax # General, Binary and Semi-continuous columns, relaxed
