@@ -90,6 +90,17 @@ slp_err slp_shard_fw_block_values_start(slp_fw_t *fw, int64_t nnz,
     return slp_fw_f64(fw, bv->table, bv->table_len);
 }
 
+slp_err slp_shard_fw_block_values(slp_fw_t *fw, int64_t n, const double *val, const void *codes,
+                                  const slp_shard_block_values_t *bv)
+{
+    switch (bv->form) {
+    case SLP_VALUES_SIGNED: return SLP_OK;
+    case SLP_VALUES_TABLE8: return slp_fw_bytes(fw, codes, (size_t)n);
+    case SLP_VALUES_TABLE16: return slp_fw_u16(fw, codes, n);
+    default: return slp_fw_f64(fw, val, n);
+    }
+}
+
 slp_err slp_shard_fw_block_payload(slp_fw_t *fw, int64_t m_loc, const int64_t *row_ptr,
                                    const int32_t *col_idx, const double *val,
                                    const slp_shard_block_values_t *bv)
@@ -98,12 +109,7 @@ slp_err slp_shard_fw_block_payload(slp_fw_t *fw, int64_t m_loc, const int64_t *r
     SLP_CALL(slp_fw_i64(fw, row_ptr, m_loc + 1));
     SLP_CALL(slp_shard_fw_block_indices(fw, col_idx, val, nnz, bv));
     SLP_CALL(slp_shard_fw_block_values_start(fw, nnz, bv));
-    switch (bv->form) {
-    case SLP_VALUES_SIGNED: return SLP_OK;
-    case SLP_VALUES_TABLE8: return slp_fw_bytes(fw, bv->codes, (size_t)nnz);
-    case SLP_VALUES_TABLE16: return slp_fw_u16(fw, bv->codes, nnz);
-    default: return slp_fw_f64(fw, val, nnz);
-    }
+    return slp_shard_fw_block_values(fw, nnz, val, bv->codes, bv);
 }
 
 int64_t slp_shard_block_plain_bytes(int64_t m_loc, int64_t nnz)

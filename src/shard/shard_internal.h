@@ -105,6 +105,9 @@ slp_err slp_shard_fw_block_indices(slp_fw_t *fw, const int32_t *col_idx, const d
                                    int64_t n, const slp_shard_block_values_t *bv);
 slp_err slp_shard_fw_block_values_start(slp_fw_t *fw, int64_t nnz,
                                         const slp_shard_block_values_t *bv);
+/* n values in bv's form: nothing (signed-unit), `codes` (table forms) or `val` (plain). */
+slp_err slp_shard_fw_block_values(slp_fw_t *fw, int64_t n, const double *val, const void *codes,
+                                  const slp_shard_block_values_t *bv);
 /* The whole payload from memory: row_ptr [m_loc + 1] (from 0), col_idx and val
  * [row_ptr[m_loc]] in bv's form. */
 slp_err slp_shard_fw_block_payload(slp_fw_t *fw, int64_t m_loc, const int64_t *row_ptr,

@@ -314,8 +314,7 @@ static slp_err write_block_stream(writer_t *w, int r, int c, int64_t mem_budget,
             max_chunk = as.row_ptr[i1] - as.row_ptr[i0];
     }
     slp_shard_header_t h;
-    slp_shard_writer_block_header(w, r, c, nnz, &h);
-    slp_shard_block_header_values(&h, m_loc, nnz, &bv);
+    slp_shard_writer_block_header(w, r, c, nnz, &bv, &h);
     slp_fw_t fw;
     memset(&fw, 0, sizeof fw);
     FILE *side = NULL;
@@ -369,16 +368,10 @@ static slp_err write_block_stream(writer_t *w, int r, int c, int64_t mem_budget,
     }
     if (rc == SLP_OK)
         rc = slp_shard_fw_block_values_start(&fw, nnz, &bv);
-    if (rc == SLP_OK && bv.form != SLP_VALUES_SIGNED) {
-        if (side) /* the side file holds host-order values; the fw writes bytes as given */
-            rc = append_file(&fw, side, side_path, rbuf, (size_t)rcap * sizeof(bucket_rec_t));
-        else if (bv.form == SLP_VALUES_TABLE8)
-            rc = slp_fw_bytes(&fw, codes, (size_t)nnz);
-        else if (bv.form == SLP_VALUES_TABLE16)
-            rc = slp_fw_u16(&fw, codes, nnz);
-        else
-            rc = slp_fw_f64(&fw, as.val, nnz);
-    }
+    if (rc == SLP_OK && side) /* host-order values or codes; the fw writes bytes as given */
+        rc = append_file(&fw, side, side_path, rbuf, (size_t)rcap * sizeof(bucket_rec_t));
+    else if (rc == SLP_OK) /* one chunk: still in memory */
+        rc = slp_shard_fw_block_values(&fw, nnz, as.val, codes, &bv);
     rc = slp_shard_writer_close_file(w, SLP_SHARD_BLOCK, r, c, &fw, rc);
 done:
     if (side) {

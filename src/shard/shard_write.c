@@ -154,7 +154,7 @@ slp_err slp_shard_writer_close_file(writer_t *w, int role, int r, int c, slp_fw_
 }
 
 void slp_shard_writer_block_header(const writer_t *w, int r, int c, int64_t nnz,
-                                   slp_shard_header_t *h)
+                                   const slp_shard_block_values_t *bv, slp_shard_header_t *h)
 {
     const slp_shard_manifest_t *man = &w->man;
     slp_shard_header_init(h, SLP_SHARD_BLOCK);
@@ -163,7 +163,7 @@ void slp_shard_writer_block_header(const writer_t *w, int r, int c, int64_t nnz,
     h->col_lo = man->col_off[c];
     h->n_loc = man->col_off[c + 1] - man->col_off[c];
     h->count = nnz;
-    h->payload_bytes = (h->m_loc + 1) * 8 + nnz * 4 + (nnz & 1) * 4 + nnz * 8;
+    slp_shard_block_header_values(h, h->m_loc, nnz, bv);
 }
 
 slp_err slp_shard_writer_col_slice(writer_t *w, int c, const double *obj, const double *lv,
@@ -275,8 +275,7 @@ slp_err slp_shard_writer_block(writer_t *w, int r, int c, const int64_t *row_ptr
     int64_t nnz = row_ptr[m_loc];
     slp_shard_block_values_t bv;
     SLP_CALL(slp_shard_block_values(val, nnz, w->compact_values, &bv));
-    slp_shard_writer_block_header(w, r, c, nnz, &h);
-    slp_shard_block_header_values(&h, m_loc, nnz, &bv);
+    slp_shard_writer_block_header(w, r, c, nnz, &bv, &h);
     slp_fw_t fw;
     slp_err rc = slp_shard_writer_open_file(w, SLP_SHARD_BLOCK, r, c, &h, &fw);
     if (rc == SLP_OK) {

@@ -33,9 +33,9 @@ slp_err slp_shard_writer_open_file(writer_t *w, int role, int r, int c, slp_shar
                                    slp_fw_t *fw);
 slp_err slp_shard_writer_close_file(writer_t *w, int role, int r, int c, slp_fw_t *fw,
                                     slp_err rc);
-/* The header of block (r, c) with nnz entries. */
+/* The header of block (r, c) with nnz entries, its values as bv holds them. */
 void slp_shard_writer_block_header(const writer_t *w, int r, int c, int64_t nnz,
-                                   slp_shard_header_t *h);
+                                   const slp_shard_block_values_t *bv, slp_shard_header_t *h);
 /* The row and column slices of the vectors (bounds, costs) of the skeleton model. */
 slp_err slp_shard_writer_write_vectors(writer_t *w, const slp_model_t *skel);
 /* Column slice c, row slice r, from the slice's own arrays. */
