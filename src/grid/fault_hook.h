@@ -9,7 +9,8 @@
 
 /* SLP_ERR_NOMEM with a message naming the site when this is the failure to inject, else
  * SLP_OK. Sites: presolve-scratch, presolve-record (src/presolve/presolve_toolkit.c),
- * read-pieces, read-names, read-entries, read-blocks, read-mentions (src/grid/read_*.c). */
+ * read-pieces, read-names, read-entries, read-blocks, read-mentions (src/grid/read_*.c),
+ * fixing-reduce (src/verdict/fixing.c). */
 slp_err slp_fault_nomem(const char *site);
 
 #endif

@@ -97,6 +97,10 @@ static const slp_option_t TABLE[] = {
      "3)"},
     {"step-boost", NULL, SLP_OPT_BOOL, SOLVER(step_boost), 0, 0, NULL, NULL, "method", NULL,
      "active-set step-size boost (docs/algorithm.md section 3)"},
+    {"fix-columns", NULL, SLP_OPT_REAL, SOLVER(fix_columns), 0.0, 1.0, NULL, NULL, "method",
+     "LEVEL", "column fixing: once the relative residuals and gap are below LEVEL, the columns "
+     "at a bound with a clearly signed reduced cost are held there while the rest is solved, "
+     "then the whole LP is solved from that point (0: off; docs/algorithm.md section 10)"},
     {"polish", NULL, SLP_OPT_BOOL, SOLVER(polish), 0, 0, NULL, NULL, "method", NULL,
      "feasibility polishing (docs/polishing.md)"},
     {"precision", NULL, SLP_OPT_CHOICE, SOLVER(precision), 0, 0, "fp64|fp32-matrix", NULL,

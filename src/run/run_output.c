@@ -175,6 +175,10 @@ static void log_final_block(const slp_result_t *res, const slp_run_info_t *info,
     if (res->polish_iterations > 0)
         slp_log("Polishing           : %lld iterations, %.3f s (included in solve)\n",
                 (long long)res->polish_iterations, res->polish_seconds);
+    if (res->fixing_rounds > 0)
+        slp_log("Column fixing       : %lld iterations on reduced LPs (in the count), %lld "
+                "rounds, %lld columns held in the last\n", (long long)res->reduced_iterations,
+                (long long)res->fixing_rounds, (long long)res->fixed_columns);
     if (res->boost_rises > 0)
         slp_log("Step boost          : %lld step-size rises, %lld rollbacks\n",
                 (long long)res->boost_rises, (long long)res->boost_rollbacks);
@@ -238,6 +242,9 @@ static slp_err write_json(const char *path, const slp_result_t *res, const slp_r
     slp_json_number(&j, "scaling_seconds", res->scaling_seconds);
     slp_json_number(&j, "power_iteration_seconds", res->power_seconds);
     slp_json_int(&j, "polish_iterations", res->polish_iterations);
+    slp_json_int(&j, "reduced_iterations", res->reduced_iterations);
+    slp_json_int(&j, "fixing_rounds", res->fixing_rounds);
+    slp_json_int(&j, "fixed_columns", res->fixed_columns);
     slp_json_int(&j, "boost_rises", res->boost_rises);
     slp_json_int(&j, "boost_rollbacks", res->boost_rollbacks);
     slp_json_number(&j, "polish_seconds", res->polish_seconds);

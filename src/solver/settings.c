@@ -36,6 +36,7 @@ void slp_settings_default(slp_settings_t *s)
     s->pid_hold_first = SLP_HOLD_AUTO;
     s->polish = 0;
     s->step_boost = 0;
+    s->fix_columns = 0.0;
     s->block_copies = 0;
     s->block_values = 0;
     s->precision = 0; /* SLP_PRECISION_FP64 */

@@ -45,6 +45,7 @@ typedef struct slp_settings {
 
     int polish;          /* feasibility polishing (off) */
     int step_boost;      /* active-set step-size boost (off) */
+    double fix_columns;  /* column fixing's level (verdict/fixing.h; 0: off) */
     int block_copies;    /* slp_block_copies: CSR copies of each block (0: the backend's choice) */
     int block_values;    /* slp_block_values: exact compact values (0, auto) or plain doubles */
     int precision;       /* SLP_PRECISION_FP64 or SLP_PRECISION_FP32_MATRIX (--precision) */

@@ -425,6 +425,20 @@ static int loosely_optimal(const slp_pdhg_t *s, const slp_check_scalars_t *chk)
            slp_pdhg_is_optimal_scaled(s, chk, s->in->accept_scale);
 }
 
+/* A caller's answer (inputs->accept or offer) on the current point. */
+static slp_err ask(slp_pdhg_t *s, const slp_loop_t *loop, const slp_check_scalars_t *chk,
+                   double sense, slp_accept_fn question, void *user, int *answer)
+{
+    slp_result_t point = {0};
+    fill_result(s, loop, chk, sense, &point);
+    point.status = SLP_STATUS_OPTIMAL;
+    slp_err rc = slp_comm_agree(s->grid->world, slp_pdhg_current_point(s, sense, &point));
+    if (rc == SLP_OK)
+        rc = question(&point, user, answer);
+    slp_result_free(&point);
+    return rc;
+}
+
 /* The caller's verdict on a point that meets the termination test (inputs->accept):
  * 1 when there is no caller's test or it accepts. */
 static slp_err accepted(slp_pdhg_t *s, const slp_loop_t *loop, const slp_check_scalars_t *chk,
@@ -433,14 +447,23 @@ static slp_err accepted(slp_pdhg_t *s, const slp_loop_t *loop, const slp_check_s
     *accept = 1;
     if (!s->in->accept)
         return SLP_OK;
-    slp_result_t point = {0};
-    fill_result(s, loop, chk, sense, &point);
-    point.status = SLP_STATUS_OPTIMAL;
-    slp_err rc = slp_comm_agree(s->grid->world, slp_pdhg_current_point(s, sense, &point));
-    if (rc == SLP_OK)
-        rc = s->in->accept(&point, s->in->accept_user, accept);
-    slp_result_free(&point);
-    return rc;
+    return ask(s, loop, chk, sense, s->in->accept, s->in->accept_user, accept);
+}
+
+/* The caller's offer to stop early (inputs->offer), at a check whose relative
+ * residuals and gap are all below the offer's level: 1 when it takes it. A decline
+ * moves the level down tenfold. */
+static slp_err offer_taken(slp_pdhg_t *s, const slp_loop_t *loop, const slp_check_scalars_t *chk,
+                           double sense, int *take)
+{
+    *take = 0;
+    double worst = fmax(fmax(chk->rel_p, chk->rel_d), chk->rel_gap);
+    if (!s->in->offer || !(worst < s->offer_level))
+        return SLP_OK;
+    SLP_CALL(ask(s, loop, chk, sense, s->in->offer, s->in->offer_user, take));
+    if (!*take)
+        s->offer_level = fmin(s->offer_level, worst) / 10.0;
+    return SLP_OK;
 }
 
 /* The caller's progress callback after a check: 1 when it asks to stop. */
@@ -449,9 +472,9 @@ static int report_progress(const slp_pdhg_t *s, slp_loop_t *loop,
 {
     if (!s->in->progress)
         return 0;
-    slp_progress_t p = {loop->total, seconds, sense * chk->pobj, sense * chk->dobj,
-                        chk->rp, chk->rd, chk->rel_p, chk->rel_d, chk->rel_gap, s->omega,
-                        loop->restarts > loop->restarts_reported};
+    slp_progress_t p = {s->in->iteration_base + loop->total, seconds, sense * chk->pobj,
+                        sense * chk->dobj, chk->rp, chk->rd, chk->rel_p, chk->rel_d,
+                        chk->rel_gap, s->omega, loop->restarts > loop->restarts_reported};
     loop->restarts_reported = loop->restarts;
     return s->in->progress(&p, s->in->progress_user) != 0;
 }
@@ -481,8 +504,12 @@ static slp_err decide(loop_ctx_t *x, double elapsed, int interrupted, int *statu
         else if (*status == SLP_STATUS_OPTIMAL)
             *status = check_status(s, &x->chk, x->loop.total, elapsed, 1);
     }
-    if (*status < 0 && interrupted)
-        *status = SLP_STATUS_INTERRUPTED;
+    if (*status < 0) {
+        int take = 0;
+        SLP_CALL(offer_taken(s, &x->loop, &x->chk, x->sense, &take));
+        if (take || interrupted)
+            *status = SLP_STATUS_INTERRUPTED;
+    }
     return SLP_OK;
 }
 
@@ -541,16 +568,16 @@ static slp_err after_check(loop_ctx_t *x, double elapsed, int checkpoint_due, in
 static void monitor_trace(loop_ctx_t *x, int final)
 {
     (void)final;
-    trace_row(x->s->in->trace, x->loop.total, slp_wall_seconds() - x->start, &x->chk, x->sense,
-              x->s->omega, x->loop.restarts);
+    trace_row(x->s->in->trace, x->s->in->iteration_base + x->loop.total,
+              slp_wall_seconds() - x->start, &x->chk, x->sense, x->s->omega, x->loop.restarts);
 }
 
 static void monitor_log(loop_ctx_t *x, int final)
 {
     if (!final && !log_due(x->loop.checks, x->s->set->log_every_check))
         return;
-    log_row(x->loop.total, slp_wall_seconds() - x->start, &x->chk, x->sense, x->s->omega,
-            x->loop.restarted_since_log);
+    log_row(x->s->in->iteration_base + x->loop.total, slp_wall_seconds() - x->start, &x->chk,
+            x->sense, x->s->omega, x->loop.restarted_since_log);
     x->loop.restarted_since_log = 0;
 }
 
@@ -634,7 +661,8 @@ static slp_err main_loop(slp_pdhg_t *s, double sense, double t_entry, slp_result
         rc = slp_checkpoint_resume(s, &x.loop);
     if (rc == SLP_OK) {
         log_header();
-        trace_row(s->in->trace, 0, 0.0, &x.chk, sense, s->omega, 0);
+        if (s->in->iteration_base == 0) /* the header */
+            trace_row(s->in->trace, 0, 0.0, &x.chk, sense, s->omega, 0);
     }
     double agreed[1] = {slp_wall_seconds() - x.start};
     if (rc == SLP_OK)
@@ -694,6 +722,7 @@ slp_err slp_solve(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
     s.grid = grid;
     s.set = &set;
     s.in = inputs ? inputs : &none;
+    s.offer_level = s.in->offer_level;
     s.n = lp->n_loc;
     s.m = lp->m_loc;
     double sense = lp->sense < 0 ? -1.0 : 1.0;
@@ -720,4 +749,18 @@ void slp_result_free(slp_result_t *result)
     free(result->ray_y);
     result->x = result->rc = result->y = result->ax = NULL;
     result->ray_x = result->ray_y = NULL;
+}
+
+void slp_result_add_effort(slp_result_t *into, const slp_result_t *from)
+{
+    into->iterations += from->iterations;
+    into->restarts += from->restarts;
+    into->polish_iterations += from->polish_iterations;
+    into->reduced_iterations += from->reduced_iterations;
+    into->boost_rises += from->boost_rises;
+    into->boost_rollbacks += from->boost_rollbacks;
+    into->scaling_seconds += from->scaling_seconds;
+    into->power_seconds += from->power_seconds;
+    into->solve_seconds += from->solve_seconds;
+    into->polish_seconds += from->polish_seconds;
 }

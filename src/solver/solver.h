@@ -48,6 +48,10 @@ typedef struct slp_result {
     double scaling_seconds, power_seconds, solve_seconds; /* wall clock phases */
     int64_t boost_rises, boost_rollbacks; /* step-size boost (0 when off) */
     int64_t polish_iterations;  /* iterations spent in polishing phases (not in `iterations`) */
+    /* Column fixing (verdict/fixing.h; 0 when it did not take place): the iterations on
+     * reduced problems (in `iterations`), its rounds, the columns held in the last one
+     * (global). */
+    int64_t reduced_iterations, fixing_rounds, fixed_columns;
     double polish_seconds;      /* their wall time (included in solve_seconds) */
     int64_t dropped_entries;  /* |a| <= 1e-9 entries removed, global */
     int64_t matrix_bytes;     /* the blocks' bytes over the grid (backend.h block_report) */
@@ -127,6 +131,19 @@ typedef struct slp_solve_inputs {
     /* The problem's matrix is the one this memo was filled for, or the memo is empty
      * (borrowed; NULL = estimate the step size and keep nothing). */
     slp_step_memo_t *step_memo;
+    /* An offer to end the solve early (column fixing, verdict/fixing.h; NULL: none):
+     * asked like `accept`, with the current point, at a check where the termination
+     * test does not hold but the relative residuals and gap are all below
+     * offer_level. *accept = 1 ends the solve with status interrupted and that point;
+     * 0 declines, and the question comes again once they are all below a tenth of
+     * the level it was asked at. */
+    slp_accept_fn offer;
+    void *offer_user;
+    double offer_level;
+    /* Added to the iteration numbers that the log, the trace and `progress` show (a
+     * solve that continues another one's count; the trace's header is written only
+     * when this is 0). The result counts this solve's iterations alone. */
+    int64_t iteration_base;
 } slp_solve_inputs_t;
 
 /* Solve. `inputs` may be NULL (none). `lp` is modified in place (preprocessed and scaled) and its matrix is
@@ -135,5 +152,7 @@ typedef struct slp_solve_inputs {
 slp_err slp_solve(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_t *settings,
                   const slp_solve_inputs_t *inputs, slp_backend_t *be, slp_result_t *result);
 void slp_result_free(slp_result_t *result);
+/* Adds the iterations and times of another solve of the same run, `from`, to `into`. */
+void slp_result_add_effort(slp_result_t *into, const slp_result_t *from);
 
 #endif

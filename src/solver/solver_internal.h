@@ -41,6 +41,7 @@ typedef struct {
     int64_t row_lo;               /* global index of this rank's first row */
     double omega0;                /* initial primal weight (polishing phases keep it) */
     double warm_omega;            /* ||y~0|| / ||x~0|| of a warm start with both, 0: none */
+    double offer_level;           /* inputs->offer's next level (solver.h) */
     double comm_seconds;          /* wall time inside the products' sums (this rank) */
     double seconds_per_iter;      /* agreed estimate (time limit: the last window's length) */
     int fp32_iterations;          /* the iterations' products read FP32 values (--precision

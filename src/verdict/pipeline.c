@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verdict/budget.h"
+#include "verdict/fixing.h"
 #include "verdict/verify.h"
 #include "check/check_grid.h"
 #include "verdict/row_certificate.h"
@@ -63,38 +65,6 @@ static slp_err decided_result(const slp_local_problem_t *lp, int status, slp_res
 
 /* Follow-up solves start from zero, with no trace and the solver's own norms. */
 static const slp_solve_inputs_t NO_INPUTS = {0};
-
-/* Seconds since the pipeline's start, agreed over the grid (the latest rank's): every
- * budget below is computed from it, so that every rank gives a follow-up solve the same
- * limit (ranks with different limits would run windows of different lengths and wait
- * in different collectives). Elapsed times, not clock readings, are compared: hosts'
- * monotonic clocks have different origins. Collective. */
-static slp_err agreed_elapsed(slp_grid_t *grid, double t_start, double *elapsed)
-{
-    double e[1] = {slp_wall_seconds() - t_start};
-    SLP_CALL(slp_comm_max(grid->world, e, 1));
-    *elapsed = e[0];
-    return SLP_OK;
-}
-
-/* Settings for a solve after presolve or a follow-up solve: the time left of the user's
- * limit after `elapsed` (agreed) seconds. */
-static slp_settings_t time_left(const slp_settings_t *settings, double elapsed)
-{
-    slp_settings_t set = *settings;
-    set.time_limit = fmax(0.0, settings->time_limit - elapsed);
-    return set;
-}
-
-/* time_left at the agreed elapsed time, the same on every rank. Collective. */
-static slp_err follow_up(slp_grid_t *grid, const slp_settings_t *settings, double t_start,
-                         slp_settings_t *set)
-{
-    double elapsed = 0.0;
-    SLP_CALL(agreed_elapsed(grid, t_start, &elapsed));
-    *set = time_left(settings, elapsed);
-    return SLP_OK;
-}
 
 /* The tolerances of a presolved solve are relative to the larger of the original and
  * the reduced problem's norms. The original's alone can be out of reach: presolve
@@ -196,11 +166,11 @@ static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, original_t *be
         in.accept_user = &verify;
     }
     if (!settings->presolve)
-        return slp_solve(grid, lp, settings, &in, be, result);
+        return slp_solve_fixing(grid, lp, settings, t_start, &in, be, result);
     if (in.x0 && in.y0) { /* docs/statuses.md "Warm starts" */
         slp_log("Presolve: off for a warm start with row duals (its reductions would not "
                 "keep the start optimal)\n");
-        return slp_solve(grid, lp, settings, &in, be, result);
+        return slp_solve_fixing(grid, lp, settings, t_start, &in, be, result);
     }
     in.step_memo = NULL; /* the memo is the given matrix's, not a reduced one's */
     slp_norms_t original, norms;
@@ -219,8 +189,6 @@ static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, original_t *be
         *unbounded_cols = slp_presolve_unbounded_columns(pre);
         if (*unbounded_cols > 0) /* the optimum of the rest cannot verify: the LP has no optimum */
             in.accept = NULL;
-        slp_settings_t left;
-        rc = follow_up(grid, settings, t_start, &left); /* presolve counts */
         double *y0 = NULL; /* a warm start's duals on the reduced problem */
         if (rc == SLP_OK && decided < 0)
             rc = slp_presolve_reduce_start(pre, in.y0, &y0);
@@ -228,8 +196,8 @@ static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, original_t *be
             in.y0 = y0;
         if (rc == SLP_OK && decided >= 0)
             rc = decided_result(lp, decided, result);
-        else if (rc == SLP_OK)
-            rc = slp_solve(grid, lp, &left, &in, be, result);
+        else if (rc == SLP_OK) /* presolve's time counts */
+            rc = slp_solve_fixing(grid, lp, settings, t_start, &in, be, result);
         free(y0);
     }
     rc = slp_comm_agree(grid->world, rc);
@@ -288,25 +256,14 @@ static slp_err solve_copy(slp_grid_t *grid, const slp_local_problem_t *orig,
     original_t given = {.lp = &view};
     slp_presolve_stats_t stats;
     int64_t unbounded = 0;
-    rc = attempt(grid, &lp, &given, set, slp_wall_seconds(), inputs, verify_against,
+    /* a follow-up starts near its answer or looks for a certificate: no column fixing */
+    slp_settings_t plain = *set;
+    plain.fix_columns = 0.0;
+    rc = attempt(grid, &lp, &given, &plain, slp_wall_seconds(), inputs, verify_against,
                  budget_floor, be, out, &stats, &unbounded);
     slp_local_problem_free(&lp);
     free(zeros);
     return rc;
-}
-
-/* Adds the iterations and times of a follow-up solve `from` to `into`. */
-static void add_effort(slp_result_t *into, const slp_result_t *from)
-{
-    into->iterations += from->iterations;
-    into->restarts += from->restarts;
-    into->polish_iterations += from->polish_iterations;
-    into->boost_rises += from->boost_rises;
-    into->boost_rollbacks += from->boost_rollbacks;
-    into->scaling_seconds += from->scaling_seconds;
-    into->power_seconds += from->power_seconds;
-    into->solve_seconds += from->solve_seconds;
-    into->polish_seconds += from->polish_seconds;
 }
 
 /* A ray written for an unbounded verdict is one of the original model: it proves an
@@ -337,7 +294,7 @@ static slp_err confirm_unbounded(slp_grid_t *grid, const slp_local_problem_t *or
 {
     slp_log("Verdict: an improving ray was found; checking primal feasibility (objective 0)\n");
     slp_settings_t set;
-    SLP_CALL(follow_up(grid, settings, t_start, &set));
+    SLP_CALL(slp_budget_left(grid, settings, t_start, &set, NULL));
     set.presolve = 0;
     slp_result_t feas;
     SLP_CALL(solve_copy(grid, orig, &set, &NO_INPUTS, 1, NULL, 0, be, &feas));
@@ -351,7 +308,7 @@ static slp_err confirm_unbounded(slp_grid_t *grid, const slp_local_problem_t *or
             pobj[0] += orig->obj[j] * feas.x[j];
         SLP_CALL(slp_comm_sum(grid->world, pobj, 1));
         result->x = feas.x, result->rc = feas.rc, result->y = feas.y, result->ax = feas.ax;
-        add_effort(result, &feas);
+        slp_result_add_effort(result, &feas);
         free(feas.ray_x);
         free(feas.ray_y);
         result->ray_x = ray;
@@ -362,7 +319,7 @@ static slp_err confirm_unbounded(slp_grid_t *grid, const slp_local_problem_t *or
         return SLP_OK;
     }
     if (feas.status == SLP_STATUS_PRIMAL_INFEASIBLE) {
-        add_effort(&feas, result);
+        slp_result_add_effort(&feas, result);
         slp_result_free(result);
         *result = feas;
         slp_log("Verdict: the feasibility problem is primal infeasible\n");
@@ -408,8 +365,8 @@ static slp_err certify_infeasible(slp_grid_t *grid, const slp_local_problem_t *o
     /* Bounded also without a user's limit: 10 s plus twice the (agreed) time spent so
      * far (docs/statuses.md). */
     double elapsed = 0.0;
-    SLP_CALL(agreed_elapsed(grid, t_start, &elapsed));
-    slp_settings_t set = time_left(settings, elapsed);
+    slp_settings_t set;
+    SLP_CALL(slp_budget_left(grid, settings, t_start, &set, &elapsed));
     set.presolve = 0;
     set.time_limit = fmin(set.time_limit, 10.0 + 2.0 * elapsed);
     slp_result_t cert;
@@ -431,7 +388,7 @@ static slp_err certify_infeasible(slp_grid_t *grid, const slp_local_problem_t *o
         slp_log("Verdict: primal infeasible by presolve; no Farkas ray found on the original "
                 "problem (%s)\n", slp_status_name(cert.status));
     }
-    add_effort(result, &cert);
+    slp_result_add_effort(result, &cert);
     slp_result_free(&cert);
     return SLP_OK;
 }
@@ -456,7 +413,7 @@ static slp_err verify_point(slp_grid_t *grid, const slp_local_problem_t *orig,
 static slp_err tightened(slp_grid_t *grid, const slp_settings_t *settings, double t_start,
                          double factor, slp_settings_t *set)
 {
-    SLP_CALL(follow_up(grid, settings, t_start, set));
+    SLP_CALL(slp_budget_left(grid, settings, t_start, set, NULL));
     set->presolve = 0;
     set->tol *= factor;
     set->eps_abs *= factor;
@@ -507,7 +464,7 @@ static slp_err retry_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
             failed = stopped_early(again.status) ? again.status : SLP_STATUS_NUMERICAL_ERROR;
         }
         if (again.status == SLP_STATUS_OPTIMAL && (ok || w < worst)) {
-            add_effort(&again, result);
+            slp_result_add_effort(&again, result);
             slp_result_free(result);
             *result = again;
             worst = w;
@@ -515,7 +472,7 @@ static slp_err retry_optimal(slp_grid_t *grid, const slp_local_problem_t *orig,
             if (again.status == SLP_STATUS_OPTIMAL)
                 slp_log("Verdict: retry %d's point is worse (worst criterion %.3e against "
                         "%.3e): the better one is kept\n", k + 1, w, worst);
-            add_effort(result, &again);
+            slp_result_add_effort(result, &again);
             slp_result_free(&again);
         }
         if (ok)
@@ -544,12 +501,12 @@ static slp_err solve_unpresolved(slp_grid_t *grid, original_t *o, const slp_sett
     SLP_CALL(original_get(grid, o, &orig));
     slp_log("Verdict: solving the original problem without presolve\n");
     slp_settings_t set;
-    SLP_CALL(follow_up(grid, settings, t_start, &set));
+    SLP_CALL(slp_budget_left(grid, settings, t_start, &set, NULL));
     set.presolve = 0;
     slp_solve_inputs_t start = {.x0 = x0};
     slp_result_t again;
     SLP_CALL(solve_copy(grid, orig, &set, &start, 0, settings, 0, be, &again));
-    add_effort(&again, result);
+    slp_result_add_effort(&again, result);
     slp_result_free(result);
     *result = again;
     slp_presolve_stats_t none;

@@ -5,7 +5,8 @@
 #   one rank's block file missing; one rank's block corrupted (checksum); a slice with
 #   NaN behind a valid checksum; NaN text in an MPS coefficient; the wrong rank count;
 #   a model too large for --mem-limit; one rank out of memory in presolve, and in the
-#   parallel MPS reader's phases (SLP_TEST_NOMEM, src/grid/fault_hook.h).
+#   parallel MPS reader's phases and in column fixing's reduced LP (SLP_TEST_NOMEM,
+#   src/grid/fault_hook.h).
 # And NaN in the iterates (finite data of 1e300): every rank agrees on status
 # numerical_error (a result, exit 0, JSON written) and stops promptly.
 set -u
@@ -118,6 +119,10 @@ for case in read-entries:1 read-blocks:3; do
   expect_failure "nomem_$case" "out of memory at ${case%:*}" env SLP_TEST_NOMEM=$case \
     "${MPIRUN[@]}" -x SLP_TEST_NOMEM -np 4 "$BIN" solve "$T/mcf.mps" --grid 2x2 --parallel-read on
 done
+# One rank out of memory while column fixing builds its reduced LP (src/verdict/fixing.c).
+expect_failure nomem_fixing-reduce "out of memory at fixing-reduce" \
+  env SLP_TEST_NOMEM=fixing-reduce:2 SLP_TEST_FIX_ALL=1 "${MPIRUN[@]}" -x SLP_TEST_NOMEM \
+  -x SLP_TEST_FIX_ALL -np 4 "$BIN" solve "$T/mcf.mps" --grid 2x2 --fix-columns 1e-2
 # The same for an LP file (grid/read_lp.c): in the mentions sent to the names' owners,
 # and in the blocks, which the LP path shares with the MPS path.
 "$BIN" convert mcf.mps mcf.lp --quiet || fail "convert mcf.lp"
