@@ -104,11 +104,12 @@ static slp_err warm_start(slp_pdhg_t *s, const slp_scaling_t *sc, double sense)
     if (!s->in->x0 || !s->in->y0)
         return SLP_OK;
     /* The primal weight balances the two spaces' distances; a start that knows both
-     * gives it as ||y~0|| / ||x~0|| instead of 1 (docs/algorithm.md section 3). Every
-     * rank of a grid row holds another column slice; of a grid column, another row slice. */
+     * gives it as ||y~0|| / ||x~0|| instead of 1, within a factor SLP_WARM_WEIGHT_LIMIT
+     * of 1 (docs/algorithm.md section 3). Every rank of a grid row holds another column
+     * slice; of a grid column, another row slice. */
     SLP_CALL(slp_sum_over_row(s->grid, xx, 1));
     SLP_CALL(slp_sum_over_col(s->grid, yy, 1));
-    double w = sqrt(yy[0] / xx[0]);
+    double w = fmin(fmax(sqrt(yy[0] / xx[0]), 1.0 / SLP_WARM_WEIGHT_LIMIT), SLP_WARM_WEIGHT_LIMIT);
     s->warm_omega = xx[0] > 0.0 && yy[0] > 0.0 && isfinite(w) ? w : 0.0;
     return SLP_OK;
 }

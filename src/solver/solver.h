@@ -48,11 +48,11 @@ typedef struct slp_result {
     double scaling_seconds, power_seconds, solve_seconds; /* wall clock phases */
     int64_t boost_rises, boost_rollbacks; /* step-size boost (0 when off) */
     int64_t polish_iterations;  /* iterations spent in polishing phases (not in `iterations`) */
+    double polish_seconds;      /* their wall time (included in solve_seconds) */
     /* Column fixing (verdict/fixing.h; 0 when it did not take place): the iterations on
      * reduced problems (in `iterations`), its rounds, the columns held in the last one
      * (global). */
     int64_t reduced_iterations, fixing_rounds, fixed_columns;
-    double polish_seconds;      /* their wall time (included in solve_seconds) */
     int64_t dropped_entries;  /* |a| <= 1e-9 entries removed, global */
     int64_t matrix_bytes;     /* the blocks' bytes over the grid (backend.h block_report) */
     int64_t matrix_nnz;       /* their nonzeros (after presolve) */

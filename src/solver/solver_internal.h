@@ -50,6 +50,11 @@ typedef struct {
     int64_t fp32_best_iter;       /* the iteration it was reached at */
 } slp_pdhg_t;
 
+/* A warm start's primal weight ||y~0|| / ||x~0|| is kept within [1/L, L] for this L
+ * (docs/algorithm.md section 3): a start whose x is nearly 0 (a flow that uses few arcs)
+ * gave 2e5 and a solve that stalled with the dual frozen. */
+#define SLP_WARM_WEIGHT_LIMIT 100.0
+
 /* --precision fp32-matrix (docs/memory.md, "FP32 matrix values"): the iterations read the
  * FP64 values once a check's relative residuals and gap are all below SLP_FP32_HANDOVER,
  * or when SLP_FP32_STALL iterations have not halved the largest of them. */

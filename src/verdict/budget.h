@@ -7,10 +7,10 @@
 #include "solver/settings.h"
 
 /* *set = *settings with time_limit cut to what is left after the seconds since
- * t_start (*elapsed when not NULL), agreed over the grid (the latest rank's): every rank gives a solve the same
- * limit (ranks with different limits would run windows of different lengths and wait
- * in different collectives). Elapsed times, not clock readings, are compared: hosts'
- * monotonic clocks have different origins. Collective. */
+ * t_start (*elapsed when not NULL), agreed over the grid (the latest rank's): every
+ * rank gives a solve the same limit (ranks with different limits would run windows of
+ * different lengths and wait in different collectives). Elapsed times, not clock
+ * readings, are compared: hosts' monotonic clocks have different origins. Collective. */
 slp_err slp_budget_left(slp_grid_t *grid, const slp_settings_t *settings, double t_start,
                         slp_settings_t *set, double *elapsed);
 
