@@ -78,7 +78,9 @@ int slp_pdhg_should_restart(const slp_pdhg_t *s, int64_t total, int64_t epoch, d
         return 1;
     if (fpe <= set->restart_necessary * fpe0 && fpe > fpe_last)
         return 1;
-    return (double)epoch >= set->restart_artificial * (double)total;
+    /* a solve that continues another's count (column fixing's phases) restarts
+     * artificially on the whole count, not its own few iterations */
+    return (double)epoch >= set->restart_artificial * (double)(total + s->in->iteration_base);
 }
 
 void slp_pdhg_restart_at_pdhg_point(slp_pdhg_t *s)

@@ -142,7 +142,9 @@ typedef struct slp_solve_inputs {
     double offer_level;
     /* Added to the iteration numbers that the log, the trace and `progress` show (a
      * solve that continues another one's count; the trace's header is written only
-     * when this is 0). The result counts this solve's iterations alone. */
+     * when this is 0), and to the count the artificial restart rule compares an
+     * epoch with (docs/algorithm.md section 5). The result counts this solve's
+     * iterations alone. */
     int64_t iteration_base;
 } slp_solve_inputs_t;
 

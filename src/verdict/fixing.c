@@ -389,6 +389,19 @@ static slp_err release_infeasible(fixing_t *f, const double *ray, double *freed)
     return SLP_OK;
 }
 
+/* A round after the first runs only while the held columns still take FIX_MIN_SAVING
+ * of the traffic: releases that bring it below mean phase 1 held too much, and the
+ * reduced LPs then cost nearly what the whole LP does (docs/algorithm.md section 10). */
+static int still_saves(const fixing_t *f, int round)
+{
+    if (round == 1 || f->hold_all || traffic_saved(f) >= FIX_MIN_SAVING)
+        return 1;
+    slp_log("Column fixing: the held columns take %.0f%% of the traffic per iteration, "
+            "less than %.0f%%: no more rounds\n", 100.0 * traffic_saved(f),
+            100.0 * FIX_MIN_SAVING);
+    return 0;
+}
+
 /* Phase 2's rounds from phase 1's point (x, y: owned, replaced by the last round's
  * point on the LP as given). `effort` counts the iterations. Collective. */
 static slp_err reduced_rounds(fixing_t *f, const slp_settings_t *settings, double t_start,
@@ -400,7 +413,7 @@ static slp_err reduced_rounds(fixing_t *f, const slp_settings_t *settings, doubl
                           fmax(1.0 - traffic_saved(f), 0.05));
     for (int round = 1; round <= FIX_ROUNDS && f->held_cols > 0.0 &&
                         f->held_cols < (double)f->full->n && f->budget > 0 &&
-                        settings->iter_limit - effort->iterations > 1;
+                        settings->iter_limit - effort->iterations > 1 && still_saves(f, round);
          round++) {
         slp_log("Column fixing: %.0f of %lld columns held at a bound (%.0f at an upper bound, "
                 "%.0f at a value other than 0; %.0f%% of the traffic per iteration); the other "
