@@ -100,6 +100,7 @@ bench-families: build
 test-memory: build
 	bash tests/memory/memory_scaling.sh $(BUILD)/shardlp
 	bash tests/memory/memory_mcf.sh $(BUILD)/shardlp
+	bash tests/memory/memory_fixing.sh $(BUILD)/shardlp
 
 # The corpus tables of docs/corpus.md (long: hours of CPU at the 1e-8 tolerance).
 corpus: build

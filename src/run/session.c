@@ -19,6 +19,7 @@
 #include "run/watchdog.h"
 #include "shard/shard.h"
 #include "solver/checkpoint.h"
+#include "verdict/fixing.h"
 #include "verdict/pipeline.h"
 
 /* ---- contents ---------------------------------------------------------------
@@ -235,7 +236,8 @@ static slp_err prepare(slp_session_t *s, const slp_run_options_t *opt, const slp
         return slp_error(SLP_ERR_UNSUPPORTED, "%s: start = FILE needs a model file; a shard "
                          "directory has no warm start from a text solution yet", in->path);
     if (s->sharded)
-        SLP_CALL(slp_run_check_memory(in->path, opt->mem_limit, &s->manifest, s->grid));
+        SLP_CALL(slp_run_check_memory(in->path, opt->mem_limit, &s->manifest, s->grid,
+                                      slp_fixing_enabled(&s->set)));
     return open_side_files(s);
 }
 
@@ -245,6 +247,7 @@ static void describe(slp_session_t *s)
     s->info.n = s->lp.n;
     s->info.nnz = s->lp.nnz;
     s->info.local_nnz = s->lp.A.nnz;
+    s->info.column_fixing = slp_fixing_enabled(&s->set);
     s->info.R = s->grid->R;
     s->info.C = s->grid->C;
     s->info.comm_mode = s->set.comm_support ? "support" : "dense";

@@ -336,11 +336,10 @@ static slp_err phase_settings(slp_grid_t *grid, const slp_settings_t *settings, 
     return SLP_OK;
 }
 
-static int applies(const slp_settings_t *s, const slp_local_problem_t *lp)
+int slp_fixing_enabled(const slp_settings_t *s)
 {
     double target = s->detailed ? fmax(s->eps_abs, s->eps_rel) : s->tol;
-    return s->fix_columns > 0.0 && target < s->fix_columns && lp->n > 0 &&
-           !slp_checkpoint_enabled();
+    return s->fix_columns > 0.0 && target < s->fix_columns && !slp_checkpoint_enabled();
 }
 
 /* One reduced solve from x, y (the LP as given's), into *part. Collective. */
@@ -493,7 +492,7 @@ slp_err slp_solve_fixing(slp_grid_t *grid, slp_local_problem_t *lp, const slp_se
 {
     slp_settings_t set;
     SLP_CALL(phase_settings(grid, settings, t_start, 0, &set));
-    if (!applies(settings, lp))
+    if (!slp_fixing_enabled(settings) || lp->n == 0)
         return slp_solve(grid, lp, &set, inputs, be, result);
     fixing_t f = {.grid = grid, .hold_all = getenv("SLP_TEST_FIX_ALL") != NULL};
     slp_local_problem_t full;

@@ -9,6 +9,10 @@
 
 #include "solver/solver.h"
 
+/* Column fixing takes part in a solve with these settings (of an LP with columns):
+ * settings->fix_columns above the target tolerance, no checkpoints. */
+int slp_fixing_enabled(const slp_settings_t *settings);
+
 /* slp_solve with column fixing where it applies (settings->fix_columns above the
  * target tolerance, no checkpoints), else slp_solve itself. The time limit of
  * `settings` counts from t_start (every phase gets what is left). Collective. */

@@ -87,8 +87,9 @@ static void test_pid_hold_first(void)
     set.pid_hold_first = SLP_HOLD_ON;
     slp_backend_t be = {.vec_copy = copy_vector};
     double x[1] = {0}, x0[1] = {0}, xhat[1] = {2}, y[1] = {0}, y0[1] = {0}, yhat[1] = {3};
-    slp_pdhg_t s = {.set = &set, .be = &be, .n = 1, .m = 1, .omega = 1.0, .x = x, .x0 = x0,
-                    .xhat = xhat, .y = y, .y0 = y0, .yhat = yhat};
+    slp_solve_inputs_t in = {0};
+    slp_pdhg_t s = {.set = &set, .in = &in, .be = &be, .n = 1, .m = 1, .omega = 1.0, .x = x,
+                    .x0 = x0, .xhat = xhat, .y = y, .y0 = y0, .yhat = yhat};
     slp_loop_t loop;
     slp_loop_init(&loop, 1.0, 1);
     slp_check_scalars_t chk = {.dist_x = 1.0, .dist_y = exp(1.0), .rel_p = 1.0, .rel_d = 10.0};
@@ -160,19 +161,26 @@ static void test_restart_rules(void)
     slp_settings_t set;
     slp_settings_default(&set);
     set.eval_freq = 200;
+    slp_solve_inputs_t in = {0};
     slp_pdhg_t s = {0};
     s.set = &set;
-    /* (total, epoch, fpe, fpe0, fpe_last) -> restart?  with 0.2 / 0.5 / 0.36 and N = 200 */
-    struct { int64_t total, epoch; double fpe, fpe0, fpe_last; int want; } cases[] = {
-        {200, 200, 1.0, 1.0, INFINITY, 1},  /* the first check always restarts */
-        {1000, 200, 0.2, 1.0, 0.1, 1},      /* sufficient: FPE <= 0.2 FPE0 */
-        {1000, 200, 0.5, 1.0, 0.4, 1},      /* necessary and no local progress */
-        {1000, 200, 0.5, 1.0, 0.6, 0},      /* necessary but still progressing */
-        {1000, 200, 0.9, 1.0, 0.8, 0},      /* none, epoch 200 < 0.36 * 1000 */
-        {1000, 400, 0.9, 1.0, 0.8, 1},      /* artificial: 400 >= 360 */
-        {400, 200, 0.9, 1.0, 0.8, 1},       /* artificial at N = 400: 200 >= 144 */
+    s.in = &in;
+    /* (base, total, epoch, fpe, fpe0, fpe_last) -> restart?  with 0.2 / 0.5 / 0.36 and
+     * N = 200; base: the iterations of the solves this one continues (column fixing) */
+    struct { int64_t base, total, epoch; double fpe, fpe0, fpe_last; int want; } cases[] = {
+        {0, 200, 200, 1.0, 1.0, INFINITY, 1},  /* the first check always restarts */
+        {0, 1000, 200, 0.2, 1.0, 0.1, 1},      /* sufficient: FPE <= 0.2 FPE0 */
+        {0, 1000, 200, 0.5, 1.0, 0.4, 1},      /* necessary and no local progress */
+        {0, 1000, 200, 0.5, 1.0, 0.6, 0},      /* necessary but still progressing */
+        {0, 1000, 200, 0.9, 1.0, 0.8, 0},      /* none, epoch 200 < 0.36 * 1000 */
+        {0, 1000, 400, 0.9, 1.0, 0.8, 1},      /* artificial: 400 >= 360 */
+        {0, 400, 200, 0.9, 1.0, 0.8, 1},       /* artificial at N = 400: 200 >= 144 */
+        {600, 400, 200, 0.9, 1.0, 0.8, 0},     /* continuing: 200 < 0.36 * (600 + 400) */
+        {600, 400, 400, 0.9, 1.0, 0.8, 1},     /* continuing: 400 >= 360 */
+        {5000, 200, 200, 1.0, 1.0, INFINITY, 1}, /* its own first check still restarts */
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        in.iteration_base = cases[k].base;
         int got = slp_pdhg_should_restart(&s, cases[k].total, cases[k].epoch, cases[k].fpe,
                                           cases[k].fpe0, cases[k].fpe_last);
         CHECK(got == cases[k].want, "case %zu: restart %d, by hand %d", k, got, cases[k].want);
