@@ -98,7 +98,7 @@ static slp_err ctx_alloc(ps_ctx_t *x)
     SLP_CALL(slp_alloc(&x->rowmag, (size_t)m + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&x->widen, 2 * (size_t)m + 1, sizeof(double)));
     memset(x->widen, 0, (2 * (size_t)m + 1) * sizeof(double));
-    SLP_CALL(slp_alloc(&x->cbuf, 3 * (size_t)n + 1, sizeof(double)));
+    SLP_CALL(slp_alloc(&x->cbuf, 2 * (size_t)n + 1, sizeof(double)));
     SLP_CALL(slp_alloc(&x->costmag, (size_t)n + 1, sizeof(double)));
     for (int64_t j = 0; j < n; j++)
         x->costmag[j] = fabs(x->lp->obj[j]);

@@ -151,8 +151,10 @@ static slp_err substitute(ps_ctx_t *x, const double *rhs, int64_t *changed)
     }
     SLP_CALL(slp_sum_over_row(x->grid, yrow, m));
     SLP_CALL(slp_max_over_col(x->grid, x->cbuf, n));
+    for (int64_t j = 0; j < n; j++) /* the marks, before cbuf takes the costs' changes */
+        x->col_kill[j] = x->cbuf[j] > 0.0;
     /* The row's other columns take the cost: c_k -= a_ik y_i; c0 += b y_i. */
-    double *dc = x->cbuf + n, *dcmag = x->cbuf + 2 * n, rows = 0.0, shift = 0.0;
+    double *dc = x->cbuf, *dcmag = x->cbuf + n, rows = 0.0, shift = 0.0;
     memset(dc, 0, 2 * (size_t)n * sizeof(double));
     for (int64_t i = 0; i < m; i++) {
         x->row_kill[i] = isfinite(pick[i]);
@@ -174,7 +176,6 @@ static slp_err substitute(ps_ctx_t *x, const double *rhs, int64_t *changed)
     SLP_CALL(slp_sum_over_col(x->grid, dc, 2 * n));
     double cols = 0.0;
     for (int64_t j = 0; j < n; j++) {
-        x->col_kill[j] = x->cbuf[j] > 0.0;
         if (!x->col_kill[j])
             continue; /* its cost changes below */
         cols += 1.0;
