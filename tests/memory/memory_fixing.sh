@@ -5,9 +5,10 @@
 # 1e-2 (the offer is taken: the copy of the LP is held from phase 1's scaling to the
 # end, and phase 2's reduced LPs are built from it) and for 200 iterations without it.
 # On each grid the largest rank's measured peak over the modelled one (the JSON's, docs/
-# memory.md "The model") must be the same with column fixing as without, within 0.10:
-# the model counts the copy. The build before, whose model left it out: 1 rank 0.92
-# without and 1.30 with, 2x2 1.11 and 1.29 (2026-12-07).
+# memory.md "The model") must be the same with column fixing as without, within 0.15:
+# the model counts the copy (2026-12-07: 1 rank 0.88 without and 0.97 with, 2x2 1.07 and
+# 1.07). The build before, whose model left it out: 1 rank 0.92 and 1.30, 2x2 1.11 and
+# 1.29.
 set -u
 BIN=${1:-build/shardlp}
 MPIRUN="mpirun --allow-run-as-root --oversubscribe --mca btl self,vader"
@@ -31,7 +32,7 @@ for grid, label in (("one", "1 rank"), ("four", "4 ranks 2x2")):
         mem = j["memory"]
         ratio[name] = mem["peak_bytes_largest_rank"] / mem["modelled_peak_bytes_largest_rank"]
     ok = fix["status"] == "optimal" and fix["fixing_rounds"] >= 1
-    ok = ok and abs(ratio["fix"] - ratio["plain"]) <= 0.10
+    ok = ok and abs(ratio["fix"] - ratio["plain"]) <= 0.15
     print(f"{label}: measured / modelled peak {ratio['plain']:.3f} without column fixing, "
           f"{ratio['fix']:.3f} with ({fix['status']}, {fix['fixing_rounds']} rounds)")
     passed, failed = passed + ok, failed + (not ok)
