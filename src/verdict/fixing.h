@@ -13,8 +13,8 @@
  * settings->fix_columns above the target tolerance, no checkpoints. */
 int slp_fixing_enabled(const slp_settings_t *settings);
 
-/* slp_solve with column fixing where it applies (settings->fix_columns above the
- * target tolerance, no checkpoints), else slp_solve itself. The time limit of
+/* slp_solve with column fixing where slp_fixing_enabled and the LP has columns, else
+ * slp_solve itself. The time limit of
  * `settings` counts from t_start (every phase gets what is left). Collective. */
 slp_err slp_solve_fixing(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_t *settings,
                          double t_start, const slp_solve_inputs_t *inputs, slp_backend_t *be,
