@@ -37,8 +37,9 @@ run: build
 # make test: the quick tier (every unit test, the command-line and MPI scripts without
 # the label slow), about 4 minutes from a clean clone here. The rest, run by .ci/run and by
 # `make test-all`: test-asan (the unit tests under ASan/UBSan), test-slow (the long
-# scripts), test-extended (the MPI accuracy suites again on the guarded backend) and
-# test-packaging (the wheel in a fresh venv). docs/testing.md lists what is where.
+# scripts), test-extended (the MPI accuracy suites again on the guarded backend),
+# test-packaging (the wheel in a fresh venv) and test-memory (per-rank peaks of generated
+# LPs of 11-21 million nonzeros). docs/testing.md lists what is where.
 # $(call skip_report,LOG): the count of checks skipped for want of the full corpus.
 skip_report = n=$$(cat $(1) 2>/dev/null | wc -l); \
 	if [ $$n -gt 0 ]; then echo "make $@: $$n checks skipped: corpus not found (they need ../shared; $(1) lists them)"; \
@@ -54,7 +55,7 @@ test-slow: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L slow
 	@$(call skip_report,$(BUILD)/skipped.log)
 
-test-all: test test-asan test-slow test-extended test-packaging
+test-all: test test-asan test-slow test-extended test-packaging test-memory
 
 test-packaging: build
 	cd $(BUILD) && ctest --output-on-failure -L packaging
@@ -63,7 +64,7 @@ test-extended: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L guarded-full
 
 # The unit tests built with ASan and UBSan, then the distributed presolve test under
-# mpirun on two grids and the parallel readers' tests (tests/mpi/parallel_read.sh and
+# mpirun on two grids, the exchanges' test on 3 ranks, and the parallel readers' tests (tests/mpi/parallel_read.sh and
 # parallel_read_lp.sh) with the same build (leak checks off there: Open MPI's own
 # allocations would be reported).
 test-asan: deps
@@ -74,6 +75,7 @@ test-asan: deps
 	for g in 2x2 1x4; do ASAN_OPTIONS=detect_leaks=0 SLP_TEST_MAX_NNZ=20000 OMPI_MCA_pml=ob1 $(MPIRUN) -np 4 \
 	    -x SLP_SKIP_LOG=$(abspath $(ASAN_BUILD))/skipped.log $(ASAN_BUILD)/test_presolve $(CORPUS) . $$g > $(ASAN_BUILD)/presolve_$$g.log 2>&1 \
 	    || { cat $(ASAN_BUILD)/presolve_$$g.log; exit 1; }; tail -1 $(ASAN_BUILD)/presolve_$$g.log; done
+	ASAN_OPTIONS=detect_leaks=0 OMPI_MCA_pml=ob1 $(MPIRUN) -np 3 $(ASAN_BUILD)/test_comm | tail -1
 	for t in parallel_read parallel_read_lp; do ASAN_OPTIONS=detect_leaks=0 OMPI_MCA_pml=ob1 MPIRUN="$(MPIRUN) -x ASAN_OPTIONS" \
 	    bash tests/mpi/$$t.sh $(ASAN_BUILD)/shardlp . $(CORPUS) > $(ASAN_BUILD)/$$t.log 2>&1 \
 	    || { cat $(ASAN_BUILD)/$$t.log; exit 1; }; tail -1 $(ASAN_BUILD)/$$t.log; done

@@ -237,7 +237,22 @@ slp_err slp_comm_exchange_from(slp_comm_t *comm, const void *send, const int64_t
                                size_t record, void **recv, int64_t *recv_count,
                                int64_t *recv_from)
 {
-    *recv = NULL;
+    void *out = NULL;
+    int64_t cap = 0;
+    slp_err rc = slp_comm_exchange_into(comm, send, send_count, record, &out, &cap, recv_count,
+                                        recv_from);
+    if (rc != SLP_OK) {
+        free(out);
+        out = NULL;
+    }
+    *recv = out;
+    return rc;
+}
+
+slp_err slp_comm_exchange_into(slp_comm_t *comm, const void *send, const int64_t *send_count,
+                               size_t record, void **buf, int64_t *cap, int64_t *recv_count,
+                               int64_t *recv_from)
+{
     *recv_count = 0;
     int size = trivial(comm) ? 1 : comm->size;
     int64_t *rcount = malloc((size_t)size * sizeof *rcount);
@@ -255,25 +270,29 @@ slp_err slp_comm_exchange_from(slp_comm_t *comm, const void *send, const int64_t
         rc = exchange_layout(send_count, size, record, ints, ints + size, &sbytes);
     if (rc == SLP_OK)
         rc = exchange_layout(rcount, size, record, ints + 2 * size, ints + 3 * size, &rbytes);
-    char *out = rc == SLP_OK ? malloc((size_t)rbytes + 1) : NULL;
-    if (rc == SLP_OK && !out)
-        rc = slp_error(SLP_ERR_NOMEM, "exchange: out of memory");
+    if (rc == SLP_OK && *cap < rbytes + 1) { /* a new buffer: the old contents are not kept */
+        void *bigger = malloc((size_t)rbytes + 1);
+        if (bigger) {
+            free(*buf);
+            *buf = bigger;
+            *cap = rbytes + 1;
+        } else {
+            rc = slp_error(SLP_ERR_NOMEM, "exchange: out of memory");
+        }
+    }
     if (size > 1) /* no rank enters the exchange unless all can */
         rc = slp_comm_agree(comm, rc);
     if (rc == SLP_OK && size == 1) {
         if (sbytes > 0) /* send may be NULL when there is nothing to send */
-            memcpy(out, send, (size_t)sbytes);
+            memcpy(*buf, send, (size_t)sbytes);
     } else if (rc == SLP_OK) {
-        rc = check_mpi(MPI_Alltoallv(send, ints, ints + size, MPI_BYTE, out, ints + 2 * size,
+        rc = check_mpi(MPI_Alltoallv(send, ints, ints + size, MPI_BYTE, *buf, ints + 2 * size,
                                      ints + 3 * size, MPI_BYTE, comm->mpi), "MPI_Alltoallv");
     }
     if (rc == SLP_OK) {
-        *recv = out;
         *recv_count = rbytes / (int64_t)record;
         if (recv_from)
             memcpy(recv_from, rcount, (size_t)size * sizeof *rcount);
-    } else {
-        free(out);
     }
     free(rcount);
     free(ints);

@@ -58,6 +58,13 @@ slp_err slp_comm_exchange(slp_comm_t *comm, const void *send, const int64_t *sen
 slp_err slp_comm_exchange_from(slp_comm_t *comm, const void *send, const int64_t *send_count,
                                size_t record, void **recv, int64_t *recv_count,
                                int64_t *recv_from);
+/* The same into a buffer the caller keeps across calls (*buf of *cap bytes, NULL and 0
+ * at first): replaced by a larger one when the records do not fit, else reused, so
+ * that repeated exchanges touch the same pages. The caller frees *buf, also after a
+ * failure. */
+slp_err slp_comm_exchange_into(slp_comm_t *comm, const void *send, const int64_t *send_count,
+                               size_t record, void **buf, int64_t *cap, int64_t *recv_count,
+                               int64_t *recv_from);
 
 /* Every rank's `bytes` bytes at `mine` into all[rank * bytes] (collective). `local` is
  * this rank's status so far: a failure on any rank fails the call on all (nothing is

@@ -5,10 +5,11 @@
  * (12 bytes an entry) would be held twice over if every entry were first sent, then
  * received into a buffer, then placed. Instead:
  *   1. each piece counts its entries per block and row, and the blocks learn them (an
- *      exchange of per-row counts, only to the blocks a piece sends to), so that every
- *      block builds its row pointers, and for each piece sending to it, where that
- *      piece's entries of each row go: pieces hold increasing columns in rank order,
- *      so a row's entries from piece s come after those from the pieces before s;
+ *      exchange of per-row counts, only to the blocks of the column blocks that the
+ *      piece's columns overlap), so that every block builds its row pointers, and for
+ *      each piece sending to it, where that piece's entries of each row go: pieces hold
+ *      increasing columns in rank order, so a row's entries from piece s come after
+ *      those from the pieces before s;
  *   2. the entries travel in rounds, each a bounded part of every piece taken from the
  *      end of its array, which then shrinks (realloc returns the tail), and each block
  *      places what it receives straight into its CSR, each piece's part last entry
@@ -46,7 +47,7 @@ static int find_dest(const route_t *rt, int64_t k, int64_t j)
     return r * rt->grid->C + slp_block_of(rt->col_off, rt->grid->C, g);
 }
 
-/* The same, as count_rows recorded it (each entry is looked at four times). */
+/* The same, as count_rows recorded it (each entry is looked at three times). */
 static int entry_dest(const route_t *rt, int64_t k, int64_t j)
 {
     return rt->dest ? rt->dest[k] : find_dest(rt, k, j);
@@ -58,34 +59,39 @@ static int64_t rows_of(const route_t *rt, int dest)
     return rt->row_off[r + 1] - rt->row_off[r];
 }
 
-/* Step 1 on the sending side: for each block this piece sends to, its entries per row
- * of the block (int32), packed in rank order; per[d] the number of counts for rank d
- * (its block's rows, or 0 when this piece has no entry for it). */
+/* Step 1 on the sending side: for each block this piece may send to (every row block
+ * of the column blocks its columns overlap), its entries per row of the block (int32),
+ * packed in rank order; per[d] the number of counts for rank d (its block's rows, or 0).
+ * One pass over the entries, which also records each entry's block. */
 static slp_err count_rows(const route_t *rt, int32_t **packed, int64_t *per)
 {
-    int P = rt->rd->P;
-    memset(per, 0, sizeof *per * (size_t)P); /* first the entries for each rank */
-    for (int64_t k = 0, j = 0; k < rt->rd->n_ent; k++) {
-        int d = find_dest(rt, k, slp_read_next_column(rt->rd, k, &j));
-        if (rt->dest)
-            rt->dest[k] = (uint16_t)d;
-        per[d]++;
+    const reader_t *rd = rt->rd;
+    const slp_grid_t *grid = rt->grid;
+    int P = rd->P;
+    memset(per, 0, sizeof *per * (size_t)P);
+    int64_t first = rd->col_start[rd->me], end = rd->col_start[rd->me + 1];
+    if (end > first) {
+        int c_lo = slp_block_of(rt->col_off, grid->C, first);
+        int c_hi = slp_block_of(rt->col_off, grid->C, end - 1);
+        for (int r = 0; r < grid->R; r++)
+            for (int c = c_lo; c <= c_hi; c++)
+                per[r * grid->C + c] = rows_of(rt, r * grid->C + c);
     }
     int64_t *start = calloc((size_t)P + 1, sizeof *start);
     if (!start)
         return slp_error(SLP_ERR_NOMEM, "out of memory");
-    for (int d = 0; d < P; d++) {
-        per[d] = per[d] ? rows_of(rt, d) : 0;
+    for (int d = 0; d < P; d++)
         start[d + 1] = start[d] + per[d];
-    }
     *packed = calloc((size_t)start[P] + 1, sizeof **packed);
     if (!*packed) {
         free(start);
         return slp_error(SLP_ERR_NOMEM, "out of memory for the entries' row counts");
     }
-    for (int64_t k = 0, j = 0; k < rt->rd->n_ent; k++) {
-        int d = entry_dest(rt, k, slp_read_next_column(rt->rd, k, &j));
-        (*packed)[start[d] + rt->rd->ent[k].row - rt->row_off[d / rt->grid->C]]++;
+    for (int64_t k = 0, j = 0; k < rd->n_ent; k++) {
+        int d = find_dest(rt, k, slp_read_next_column(rd, k, &j));
+        if (rt->dest)
+            rt->dest[k] = (uint16_t)d;
+        (*packed)[start[d] + rd->ent[k].row - rt->row_off[d / grid->C]]++;
     }
     free(start);
     return SLP_OK;
@@ -242,15 +248,16 @@ static slp_err send_rounds(reader_t *rd, route_t *rt, places_t *pl, slp_csr_t *a
     slp_err rc = slp_comm_agree(rd->comm, per && got && out
                                               ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory"));
     slp_err placed = SLP_OK; /* this rank's placing, agreed after the rounds */
+    block_entry_t *in = NULL; /* reused by the rounds, as out is */
+    int64_t in_bytes = 0;
     for (int64_t hi = rd->n_ent, done = 0; rc == SLP_OK && done < most; done += size) {
         int64_t lo = hi > size ? hi - size : 0;
-        block_entry_t *in = NULL;
         int64_t count = 0;
         rc = slp_fault_nomem("read-entries"); /* the test hook of failures.sh */
         rc = slp_comm_agree(rd->comm, rc != SLP_OK ? rc : pack_round(rt, lo, hi, out, per));
         if (rc == SLP_OK)
-            rc = slp_comm_exchange_from(rd->comm, out, per, sizeof *out, (void **)&in, &count,
-                                        got);
+            rc = slp_comm_exchange_into(rd->comm, out, per, sizeof *out, (void **)&in,
+                                        &in_bytes, &count, got);
         if (rc == SLP_OK && lo > 0) { /* the tail is sent: give it back */
             entry_t *kept = realloc(rd->ent, sizeof *rd->ent * (size_t)lo);
             if (kept)
@@ -264,11 +271,11 @@ static slp_err send_rounds(reader_t *rd, route_t *rt, places_t *pl, slp_csr_t *a
         hi = lo;
         if (rc == SLP_OK && placed == SLP_OK)
             placed = place_round(in, got, rd->P, pl, a);
-        free(in);
     }
     free(per);
     free(got);
     free(out);
+    free(in);
     free(rd->ent);
     rd->ent = NULL;
     rd->n_ent = rd->cap_ent = 0;
