@@ -39,7 +39,7 @@ run: build
 # `make test-all`: test-asan (the unit tests under ASan/UBSan), test-slow (the long
 # scripts), test-extended (the MPI accuracy suites again on the guarded backend),
 # test-packaging (the wheel in a fresh venv) and test-memory (per-rank peaks of generated
-# LPs of 11-21 million nonzeros). docs/testing.md lists what is where.
+# LPs of 5-21 million nonzeros). docs/testing.md lists what is where.
 # $(call skip_report,LOG): the count of checks skipped for want of the full corpus.
 skip_report = n=$$(cat $(1) 2>/dev/null | wc -l); \
 	if [ $$n -gt 0 ]; then echo "make $@: $$n checks skipped: corpus not found (they need ../shared; $(1) lists them)"; \
@@ -98,11 +98,13 @@ bench-families: build
 		--csv bench/results/families/corpus-1e-4.csv
 	for h in dev val; do python3 scripts/corpus.py --half $$h --compare bench/results/families/corpus-1e-4.csv; done
 
-# Per-rank memory on ~21 M nonzeros, 1 rank vs 4 ranks (docs/memory.md).
+# Per-rank memory: solves of 11-21 M nonzeros on 1 rank vs 4 ranks, column fixing's copy,
+# and the parallel MPS read against each rank's share (docs/memory.md).
 test-memory: build
 	bash tests/memory/memory_scaling.sh $(BUILD)/shardlp
 	bash tests/memory/memory_mcf.sh $(BUILD)/shardlp
 	bash tests/memory/memory_fixing.sh $(BUILD)/shardlp
+	bash tests/memory/memory_parallel_read.sh $(BUILD)/shardlp
 
 # The corpus tables of docs/corpus.md (long: hours of CPU at the 1e-8 tolerance).
 corpus: build

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Memory test of issue 45 (not in `make test`: it writes ~1 GB of MPS files and shards;
+# run with `make test-memory`). Two generated MPS files, one vector-heavy (mcf
+# 400/5/100/50, 4.6M nonzeros) and one matrix-heavy (design-match 4000/8000/20/10, 9.3M
+# nonzeros), are read by 4 ranks in parallel on the grid 2x2: each rank's peak at the
+# end of the input phase must be at most 1.3 times its share, the peak it reaches when it
+# reads the same model from 2x2 shards (its block, slices and rows and nothing else;
+# docs/parallel-input.md "Measured"). The run where rank 0 reads the file must exceed the
+# bound on rank 0, or the measurement could not tell the two apart.
+set -u
+BIN=${1:-build/shardlp}
+MPIRUN="mpirun --allow-run-as-root --oversubscribe --mca btl self,vader"
+TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+RUN="--iter-limit 1 --presolve off --threads 1 --quiet"
+fail=0
+check() { # NAME GENERATOR...: write F.mps, its 2x2 shards, then compare the read peaks
+    local name=$1; shift
+    "$BIN" gen "$@" --mps "$TMP/$name.mps" --quiet >/dev/null || return 1
+    "$BIN" shard "$TMP/$name.mps" --grid 2x2 --out "$TMP/$name.shards" --quiet >/dev/null || return 1
+    $MPIRUN -np 4 "$BIN" solve "$TMP/$name.shards" $RUN --json "$TMP/$name-share.json" || return 1
+    $MPIRUN -np 4 "$BIN" solve "$TMP/$name.mps" --grid 2x2 $RUN --json "$TMP/$name-par.json" || return 1
+    $MPIRUN -np 4 "$BIN" solve "$TMP/$name.mps" --grid 2x2 --parallel-read off $RUN \
+        --json "$TMP/$name-rank0.json" || return 1
+    python3 - "$name" "$TMP/$name-share.json" "$TMP/$name-par.json" "$TMP/$name-rank0.json" <<'PY'
+import json, sys
+name = sys.argv[1]
+share, par, rank0 = (json.load(open(p))["read_peak_rss_bytes"] for p in sys.argv[2:5])
+ratios = [p / s for p, s in zip(par, share)]
+mib = lambda v: ", ".join(f"{x / 2**20:.1f}" for x in v)
+print(f"{name}: read peaks MiB per rank: parallel {mib(par)}; shares {mib(share)}; "
+      f"rank 0 reading {mib(rank0)}")
+print(f"{name}: parallel / share = {', '.join(f'{r:.3f}' for r in ratios)} (limit 1.3); "
+      f"rank 0 reading / share on rank 0 = {rank0[0] / share[0]:.2f} (must exceed 1.3)")
+ok = len(par) == 4 and max(ratios) <= 1.3 and rank0[0] / share[0] > 1.3
+print(f"{name}: " + ("1 passed, 0 failed" if ok else "0 passed, 1 failed"))
+sys.exit(0 if ok else 1)
+PY
+}
+check mcf mcf --commodities 400 --factories 5 --warehouses 100 --stores 50 || fail=1
+rm -rf "$TMP"/mcf*
+check design-match design-match --treated 4000 --controls 8000 --covariates 20 --neighbors 10 || fail=1
+exit $fail
