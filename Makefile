@@ -64,9 +64,9 @@ test-extended: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -L guarded-full
 
 # The unit tests built with ASan and UBSan, then the distributed presolve test under
-# mpirun on two grids, the exchanges' test on 3 ranks, and the parallel readers' tests (tests/mpi/parallel_read.sh and
-# parallel_read_lp.sh) with the same build (leak checks off there: Open MPI's own
-# allocations would be reported).
+# mpirun on two grids, the exchanges' test on 3 ranks, and the parallel readers' tests
+# (tests/mpi/parallel_read.sh and parallel_read_lp.sh) with the same build (leak checks
+# off there: Open MPI's own allocations would be reported).
 test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DSLP_SANITIZE=ON -DSLP_OPENMP=OFF >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)

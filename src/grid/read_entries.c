@@ -153,7 +153,7 @@ static slp_err exchange_counts(const route_t *rt, int64_t m_loc, int64_t n_loc, 
     int64_t n_counts = 0, nnz = 0;
     slp_err rc = per ? count_rows(rt, &packed, per) : slp_error(SLP_ERR_NOMEM, "out of memory");
     rc = slp_comm_agree(rd->comm, rc);
-    if (rc == SLP_OK) /* from[s]: m_loc counts from a rank that sends entries here, or 0 */
+    if (rc == SLP_OK) /* from[s]: m_loc counts from a piece whose columns overlap here, or 0 */
         rc = slp_comm_exchange_from(rd->comm, packed, per, sizeof *packed, (void **)&counts,
                                     &n_counts, from);
     free(packed);
