@@ -101,15 +101,94 @@ static void overlap(const reader_t *rd, int piece, int64_t a, int64_t b, int64_t
         *hi = *lo;
 }
 
-/* One column vector of the pieces (*piece, freed here) into the slice *slice of the
- * ranks of each grid column: the pieces send to the ranks (0, c), in column order, which
- * take what they receive as their slice (no copy beside it) and pass it on to their grid
- * column. */
-static slp_err send_column_vector(reader_t *rd, const slp_grid_t *grid, const int64_t *col_off,
-                                  double **piece, double **slice)
+typedef struct { /* a column's value, sent to the ranks of its grid column */
+    int64_t col;
+    double value;
+} col_value_t;
+
+static int same_bits(double a, double b)
 {
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* Where at most one column in 8 holds another value than `dflt` (bit for bit): only
+ * those columns go, to every rank of their grid column, which fill the rest of their
+ * slice with `dflt` (16 bytes a record against 8 a value in the full exchange; a
+ * file's bounds are mostly the defaults 0 and +inf). *sent = 0, on every rank, when
+ * there are more. Collective. */
+static slp_err send_exceptions(reader_t *rd, const slp_grid_t *grid, const int64_t *col_off,
+                               const double *piece, double dflt, double *slice, int *sent)
+{
+    int64_t first = rd->col_start[rd->me], n_mine = rd->col_start[rd->me + 1] - first;
+    int64_t total[2] = {0, n_mine};
+    for (int64_t j = 0; j < n_mine; j++)
+        total[0] += !same_bits(piece[j], dflt);
+    int64_t mine = total[0];
+    SLP_CALL(slp_comm_sum_i64(rd->comm, total, 2));
+    *sent = total[0] <= total[1] / 8;
+    if (!*sent)
+        return SLP_OK;
+    int64_t *per = calloc((size_t)rd->P, sizeof *per), *at = calloc((size_t)rd->P, sizeof *at);
+    col_value_t *rec = malloc(sizeof *rec * (size_t)(mine * grid->R + 1));
+    slp_err rc = per && at && rec ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
+    for (int pass = 0; rc == SLP_OK && pass < 2; pass++) { /* count, then place */
+        int c = 0;
+        for (int64_t j = 0; j < n_mine; j++) {
+            if (same_bits(piece[j], dflt))
+                continue;
+            while (col_off[c + 1] <= first + j)
+                c++;
+            for (int r = 0; r < grid->R; r++) /* rank (r, c) is world rank r C + c */
+                if (pass == 0)
+                    per[r * grid->C + c]++;
+                else
+                    rec[at[r * grid->C + c]++] = (col_value_t){first + j, piece[j]};
+        }
+        for (int d = 1; pass == 0 && d < rd->P; d++)
+            at[d] = at[d - 1] + per[d - 1];
+    }
+    rc = slp_comm_agree(rd->comm, rc);
+    col_value_t *in = NULL;
+    int64_t count = 0, lo = col_off[grid->c], n_loc = col_off[grid->c + 1] - lo;
+    if (rc == SLP_OK)
+        rc = slp_comm_exchange(rd->comm, rec, per, sizeof *rec, (void **)&in, &count);
+    if (rc == SLP_OK) {
+        int plus_zero = dflt == 0.0 && !signbit(dflt); /* the slice is calloc'd */
+        for (int64_t j = 0; j < n_loc && !plus_zero; j++)
+            slice[j] = dflt;
+        for (int64_t k = 0; k < count; k++)
+            if (in[k].col >= lo && in[k].col < lo + n_loc)
+                slice[in[k].col - lo] = in[k].value;
+            else
+                rc = slp_error(SLP_ERR_INTERNAL, "parallel read: column %lld sent to the "
+                               "wrong rank", (long long)in[k].col);
+    }
+    free(in);
+    free(rec);
+    free(at);
+    free(per);
+    return slp_comm_agree(rd->comm, rc);
+}
+
+/* One column vector of the pieces (*piece, freed here) into the slice *slice of the
+ * ranks of each grid column: only the columns of another value than `dflt` where they
+ * are few (send_exceptions); else the pieces send to the ranks (0, c), in column order,
+ * which take what they receive as their slice (no copy beside it) and pass it on to
+ * their grid column. */
+static slp_err send_column_vector(reader_t *rd, const slp_grid_t *grid, const int64_t *col_off,
+                                  char letter, double dflt, double **piece, double **slice)
+{
+    int sent = 0;
+    slp_err rc = send_exceptions(rd, grid, col_off, *piece, dflt, *slice, &sent);
+    if (rc == SLP_OK && sent && strlen(rd->sparse) + 1 < sizeof rd->sparse)
+        rd->sparse[strlen(rd->sparse)] = letter;
+    if (rc != SLP_OK || sent) {
+        free(*piece);
+        *piece = NULL;
+        return rc;
+    }
     int64_t *per = calloc((size_t)rd->P, sizeof *per);
-    slp_err rc = per ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
+    rc = per ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
     for (int c = 0; rc == SLP_OK && c < grid->C; c++) { /* the pieces' columns are in order */
         int64_t lo, hi;
         overlap(rd, rd->me, col_off[c], col_off[c + 1], &lo, &hi);
@@ -207,11 +286,11 @@ slp_err slp_read_distribute(reader_t *rd, slp_grid_t *grid, slp_mps_result_t *re
         memset(&block, 0, sizeof block);
     }
     if (rc == SLP_OK && ok)
-        rc = send_column_vector(rd, grid, col_off, &res->c, &out->obj);
+        rc = send_column_vector(rd, grid, col_off, 'c', 0.0, &res->c, &out->obj);
     if (rc == SLP_OK && ok)
-        rc = send_column_vector(rd, grid, col_off, &res->lv, &out->lv);
+        rc = send_column_vector(rd, grid, col_off, 'l', 0.0, &res->lv, &out->lv);
     if (rc == SLP_OK && ok)
-        rc = send_column_vector(rd, grid, col_off, &res->uv, &out->uv);
+        rc = send_column_vector(rd, grid, col_off, 'u', INFINITY, &res->uv, &out->uv);
     if (rc == SLP_OK && ok) {
         out->n = rd->col_start[rd->P];
         out->nnz = nnz;

@@ -54,6 +54,7 @@ typedef struct {
     set_rec_t set;
     int64_t *col_start; /* [P + 1] first global column of each piece */
     double t[4];        /* wall clock at the ends of the phases, for the log */
+    char sparse[8];     /* the column vectors sent as exceptions ("clu", for the log) */
     /* an LP file's names for shards (grid/read_lp.c): every row's, and this rank's
      * columns' [col_start[me], col_start[me + 1]), in the store */
     char **row_names, **col_names;

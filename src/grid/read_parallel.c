@@ -641,10 +641,11 @@ slp_err slp_read_parallel(slp_grid_t *grid, const char *path, int relax,
         info->n_int = n_int;
         *done = 1;
         slp_log_verbose("Parallel read: layout %.2f s, pieces %.2f s, names and bounds %.2f s "
-                        "(%s), blocks %.2f s (rank 0's clock)\n", rd.t[0] - t0,
+                        "(%s), blocks %.2f s (columns' c, l, u sent as exceptions: %s; "
+                        "rank 0's clock)\n", rd.t[0] - t0,
                         rd.t[1] - rd.t[0], rd.t[2] - rd.t[1],
                         rd.names_in_order ? "names in order" : "directory of names",
-                        rd.t[3] - rd.t[2]);
+                        rd.t[3] - rd.t[2], rd.sparse[0] ? rd.sparse : "none");
     } else {
         slp_local_problem_free(out);
         memset(out, 0, sizeof *out);
