@@ -1,9 +1,12 @@
+#define _DEFAULT_SOURCE /* madvise, MADV_DONTNEED */
 #include "error.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static char error_text[1024];
 static int error_origin = -1;
@@ -104,6 +107,30 @@ slp_err slp_alloc(void *out_ptr, size_t count, size_t size)
     }
     *out = slp_malloc(count * size);
     return *out ? SLP_OK : SLP_ERR_NOMEM;
+}
+
+void slp_release_pages(const void *begin, const void *end)
+{
+#ifdef MADV_DONTNEED
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = ((uintptr_t)begin + page - 1) / page * page, hi = (uintptr_t)end / page * page;
+    if (hi > lo)
+        madvise((void *)lo, hi - lo, MADV_DONTNEED); /* advice: a refusal changes nothing */
+#else
+    (void)begin, (void)end;
+#endif
+}
+
+void slp_shrink(void *array_ptr, int64_t *cap, int64_t keep, size_t size)
+{
+    void **array = (void **)array_ptr;
+    if (!*array || keep >= *cap)
+        return;
+    void *p = realloc(*array, (size_t)(keep > 0 ? keep : 1) * size);
+    if (p) {
+        *array = p;
+        *cap = keep;
+    }
 }
 
 slp_err slp_grow(void *array_ptr, int64_t *cap, int64_t need, size_t size, int64_t first,

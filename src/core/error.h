@@ -67,6 +67,13 @@ slp_err slp_alloc(void *out_ptr, size_t count, size_t size);
  * array unchanged. */
 slp_err slp_grow(void *array_ptr, int64_t *cap, int64_t need, size_t size, int64_t first,
                  const char *what);
+/* Give back the memory of the growing array *array_ptr beyond its first `keep` elements
+ * (*cap becomes keep; unchanged when realloc declines). */
+void slp_shrink(void *array_ptr, int64_t *cap, int64_t keep, size_t size);
+/* Give the whole pages inside [begin, end) of a heap block back to the system: they
+ * read as zeros if touched again. A reader done with the front of a large block lets it
+ * shrink from the front as it goes; free the block as usual. */
+void slp_release_pages(const void *begin, const void *end);
 char *slp_strdup(const char *s);
 
 #endif

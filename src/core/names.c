@@ -65,6 +65,16 @@ char *slp_name_store_add(slp_name_store_t *store, const char *name, size_t len,
     return at;
 }
 
+void slp_name_store_drop_after(slp_name_store_t *store, const char *keep)
+{
+    slp_name_chunk_t *c;
+    while ((c = store->last) && !(keep && keep >= c->data && keep < c->data + c->cap)) {
+        store->last = c->prev;
+        store->bytes -= c->used;
+        free(c);
+    }
+}
+
 void slp_name_store_free(slp_name_store_t *store)
 {
     while (store->last) {

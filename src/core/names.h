@@ -33,5 +33,8 @@ typedef struct {
 char *slp_name_store_add(slp_name_store_t *store, const char *name, size_t len,
                          const char *what);
 void slp_name_store_free(slp_name_store_t *store);
+/* Free the chunks stored after the one that holds `keep` (a name in the store; NULL:
+ * every chunk), for a reader that gives its names back from the last one. */
+void slp_name_store_drop_after(slp_name_store_t *store, const char *keep);
 
 #endif

@@ -352,46 +352,81 @@ static slp_err parse_pieces(reader_t *rd, window_t *w, slp_lp_pieces_t *pc, cons
 /* ---- names at their owners --------------------------------------------------------- */
 
 /* An owner's names: an open-addressing table of group numbers, one group per distinct
- * name (4 bytes a slot, at most 3/4 full: sized for `count` names all distinct), each
- * group's name pointing into the message received; names are compared byte for byte. */
+ * name, each group's name pointing into the message received; names are compared byte
+ * for byte. A slot holds the group's number plus one (0: free) and the hash's high 32
+ * bits, so that a probe reads a group's key only when those match (with 4-byte slots
+ * every occupied slot passed cost a cache miss on the keys: the grouping took 2.4 times
+ * as long); at most 3/4 full, grown as the groups come. Room for the keys of `count`
+ * names all distinct (pages touched only as groups come). */
 typedef struct {
-    uint32_t *slot; /* UINT32_MAX: free */
+    uint64_t *slot;
     uint64_t mask;
     struct group_key {
         uint64_t hash;
         const char *name;
         size_t len;
     } *key;
+    int failed; /* the table could not grow: out of memory */
 } groups_t;
 
+static uint64_t slot_of(uint64_t hash, uint32_t group)
+{
+    return (hash & 0xffffffff00000000ULL) | ((uint64_t)group + 1);
+}
+
+/* Slots for `cap` (a power of 2) with the first `groups` keys in them. */
+static int groups_rehash(groups_t *gs, uint64_t cap, int64_t groups)
+{
+    uint64_t *slot = calloc(cap, sizeof *slot);
+    if (!slot)
+        return 0;
+    for (int64_t g = 0; g < groups; g++) {
+        uint64_t at = gs->key[g].hash & (cap - 1);
+        while (slot[at] != 0)
+            at = (at + 1) & (cap - 1);
+        slot[at] = slot_of(gs->key[g].hash, (uint32_t)g);
+    }
+    free(gs->slot);
+    gs->slot = slot;
+    gs->mask = cap - 1;
+    return 1;
+}
+
+/* Slots at first for a quarter of the names distinct (an LP file names a column in its
+ * objective and its rows: few names come fewer than 3 times), then doubled as needed. */
 static slp_err groups_open(groups_t *gs, int64_t count)
 {
-    uint64_t cap = 16;
-    while (cap < (uint64_t)(count + count / 3 + 1))
+    uint64_t cap = 1024;
+    while (cap * 3 < (uint64_t)count) /* 3/4 of cap >= count / 4 */
         cap *= 2;
-    gs->mask = cap - 1;
-    gs->slot = malloc(sizeof *gs->slot * cap);
     gs->key = malloc(sizeof *gs->key * (size_t)(count + 1));
-    if (!gs->slot || !gs->key)
+    if (!gs->key || !groups_rehash(gs, cap, 0))
         return SLP_ERR_NOMEM;
-    memset(gs->slot, 0xff, sizeof *gs->slot * cap);
     return SLP_OK;
 }
 
 /* The group of a name of hash h, a new one (number *groups, then counted) when it is not
- * there. */
+ * there; UINT32_MAX and gs->failed when the table is full and cannot grow. */
 static uint32_t group_of_name(groups_t *gs, uint64_t h, const char *name, size_t len,
                               int64_t *groups)
 {
-    uint64_t at = h & gs->mask;
-    for (; gs->slot[at] != UINT32_MAX; at = (at + 1) & gs->mask) {
-        const struct group_key *k = &gs->key[gs->slot[at]];
+    if ((uint64_t)(*groups + 1) * 4 > (gs->mask + 1) * 3 &&
+        !groups_rehash(gs, 2 * (gs->mask + 1), *groups) && (uint64_t)*groups >= gs->mask) {
+        gs->failed = 1;
+        return UINT32_MAX;
+    }
+    uint64_t at = h & gs->mask, tag = h & 0xffffffff00000000ULL;
+    for (; gs->slot[at] != 0; at = (at + 1) & gs->mask) {
+        if ((gs->slot[at] & 0xffffffff00000000ULL) != tag)
+            continue;
+        uint32_t g = (uint32_t)(gs->slot[at] & 0xffffffffu) - 1;
+        const struct group_key *k = &gs->key[g];
         if (k->hash == h && k->len == len && slp_names_equal(k->name, name, len))
-            return gs->slot[at];
+            return g;
     }
     uint32_t g = (uint32_t)(*groups)++;
     gs->key[g] = (struct group_key){h, name, len};
-    gs->slot[at] = g;
+    gs->slot[at] = slot_of(h, g);
     return g;
 }
 
@@ -469,7 +504,7 @@ static slp_err check_row_names(reader_t *rd, const slp_lp_piece_view_t *v, const
         size_t len;
         slp_read_take_name(&at, &len, &none, 0);
     }
-    groups_t gs = {NULL, 0, NULL};
+    groups_t gs = {NULL, 0, NULL, 0};
     if (rc == SLP_OK && groups_open(&gs, n) != SLP_OK)
         rc = slp_error(SLP_ERR_NOMEM, "out of memory");
     int64_t groups = 0;
@@ -478,7 +513,9 @@ static slp_err check_row_names(reader_t *rd, const slp_lp_piece_view_t *v, const
         const char *name = slp_read_take_name(&at, &len, &none, 0);
         int64_t before = groups;
         group_of_name(&gs, slp_name_hash(name, len), name, len, &groups);
-        if (groups == before) {
+        if (gs.failed) {
+            rc = slp_error(SLP_ERR_NOMEM, "out of memory");
+        } else if (groups == before) {
             slp_read_give_up(rd, "a constraint name used twice");
             break;
         }
@@ -601,12 +638,17 @@ typedef struct __attribute__((packed)) { /* a mention on its way to its name's o
     uint8_t piece, code;
 } mention_t;
 
-typedef struct { /* the same at the owner, with the rank that read it */
+typedef struct { /* the same at the owner, with the rank that read it and its group */
     double value;
     uint32_t seq;
-    int32_t row, rank;
+    int32_t row;
+    uint32_t group;
+    uint16_t rank; /* an LP file is read in parallel by at most 65,536 ranks */
     uint8_t piece, code;
 } held_t;
+
+#define RELEASE_BYTES ((size_t)1 << 20) /* a buffer read front to back gives back its pages
+                                           in steps of this much (slp_release_pages) */
 
 /* Order of the file: piece, rank, then as read. */
 static int held_before(const held_t *a, const held_t *b)
@@ -618,53 +660,148 @@ static int held_before(const held_t *a, const held_t *b)
     return a->seq < b->seq;
 }
 
-/* Mention k's use: its term, or its bound or marker (the triplets and the operations are
- * each in the order of their mentions; *t and *o step through them). */
+/* Mention k's use: its term, or its bound or marker, or nothing (a mention has one use at
+ * most; the terms and the operations are each in the order of their mentions, and *t and
+ * *o step back through them: calls with k decreasing from the last mention, *t and *o
+ * from the last term and operation). */
 static mention_t use_of(const slp_lp_piece_view_t *v, const int64_t *grow, int64_t k,
                         int64_t *t, int64_t *o)
 {
     const slp_triplets_t *tri = v->entries;
-    if (*t < tri->count && tri->col[*t] == k) {
-        int64_t r = tri->row[(*t)++];
-        return (mention_t){(uint32_t)k, r < 0 ? -1 : (int32_t)grow[r], tri->val[*t - 1],
-                           (uint8_t)v->col_piece[k], 0};
+    uint8_t piece = (uint8_t)v->col_piece[k];
+    if (*t >= 0 && tri->col[*t] == k) {
+        int64_t r = tri->row[*t];
+        double value = tri->val[(*t)--];
+        return (mention_t){(uint32_t)k, r < 0 ? -1 : (int32_t)grow[r], value, piece, 0};
     }
-    if (*o < v->n_ops && v->ops[*o].col == k) {
-        const slp_lp_op_t *op = &v->ops[(*o)++];
-        return (mention_t){(uint32_t)k, -2, op->value, (uint8_t)v->col_piece[k],
-                           (uint8_t)op->code};
+    if (*o >= 0 && v->ops[*o].col == k) {
+        const slp_lp_op_t *op = &v->ops[(*o)--];
+        return (mention_t){(uint32_t)k, -2, op->value, piece, (uint8_t)op->code};
     }
-    return (mention_t){(uint32_t)k, -3, 0.0, (uint8_t)v->col_piece[k], 0};
+    return (mention_t){(uint32_t)k, -3, 0.0, piece, 0};
 }
 
-/* Every mention with its name and use, to the name's owner (sized before it is filled). */
-static slp_err pack_mentions(reader_t *rd, const slp_lp_piece_view_t *v, const int64_t *grow,
-                             char **out, int64_t *per)
+#define TRIM_EVERY ((int64_t)1 << 16) /* mentions packed between two trims of the piece */
+
+/* Every mention with its name and use, to the name's owner (sized before it is filled).
+ * The records are written from the last mention back, each at the end of what is left
+ * of its owner's part, and the piece gives back the memory of what is packed as it goes
+ * (slp_lp_pieces_trim): the piece and its packed copy are never both whole
+ * (docs/parallel-input.md "LP files"). */
+static slp_err pack_mentions(reader_t *rd, slp_lp_pieces_t *pc, const int64_t *grow, char **out,
+                             int64_t *per)
 {
-    int *dest = malloc(sizeof *dest * (size_t)(v->n + 1));
-    int64_t *at = calloc((size_t)rd->P + 1, sizeof *at);
-    slp_err rc = dest && at ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
+    slp_lp_piece_view_t v;
+    slp_lp_pieces_view(pc, &v);
+    int *dest = malloc(sizeof *dest * (size_t)(v.n + 1));
+    int64_t *end = calloc((size_t)rd->P + 1, sizeof *end);
+    slp_err rc = dest && end ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
     memset(per, 0, sizeof *per * (size_t)rd->P);
-    for (int64_t k = 0; rc == SLP_OK && k < v->n; k++) {
-        size_t len = strlen(v->col_names[k]);
-        dest[k] = slp_read_owner_of(rd, slp_name_hash(v->col_names[k], len));
+    for (int64_t k = 0; rc == SLP_OK && k < v.n; k++) {
+        size_t len = strlen(v.col_names[k]);
+        dest[k] = slp_read_owner_of(rd, slp_name_hash(v.col_names[k], len));
         per[dest[k]] += (int64_t)(sizeof(uint32_t) + len + sizeof(mention_t));
     }
-    for (int d = 0; rc == SLP_OK && d < rd->P; d++)
-        at[d + 1] = at[d] + per[d];
-    if (rc == SLP_OK && !(*out = malloc((size_t)at[rd->P] + 1)))
+    for (int d = 0; rc == SLP_OK && d < rd->P; d++) /* where each part ends */
+        end[d] = (d > 0 ? end[d - 1] : 0) + per[d];
+    if (rc == SLP_OK) { /* the piece's arrays' spare room, before the copy is made */
+        slp_lp_pieces_trim(pc, v.n, v.entries->count, v.n_ops);
+        slp_lp_pieces_view(pc, &v);
+    }
+    if (rc == SLP_OK && !(*out = malloc((size_t)end[rd->P - 1] + 1)))
         rc = slp_error(SLP_ERR_NOMEM, "out of memory");
-    for (int64_t k = 0, t = 0, o = 0; rc == SLP_OK && k < v->n; k++) {
-        uint32_t len = (uint32_t)strlen(v->col_names[k]);
-        mention_t u = use_of(v, grow, k, &t, &o);
-        char *p = *out + at[dest[k]];
+    int64_t t = v.entries->count - 1, o = v.n_ops - 1;
+    for (int64_t k = v.n - 1; rc == SLP_OK && k >= 0; k--) {
+        uint32_t len = (uint32_t)strlen(v.col_names[k]);
+        mention_t u = use_of(&v, grow, k, &t, &o);
+        end[dest[k]] -= (int64_t)(sizeof len + len + sizeof u);
+        char *p = *out + end[dest[k]];
         memcpy(p, &len, sizeof len);
-        memcpy(p + sizeof len, v->col_names[k], len);
+        memcpy(p + sizeof len, v.col_names[k], len);
         memcpy(p + sizeof len + len, &u, sizeof u);
-        at[dest[k]] += (int64_t)(sizeof len + len + sizeof u);
+        if (k % TRIM_EVERY == 0) {
+            slp_lp_pieces_trim(pc, k, t + 1, o + 1);
+            slp_lp_pieces_view(pc, &v);
+        }
     }
     free(dest);
-    free(at);
+    free(end);
+    return rc;
+}
+
+#define SEND_ROUNDS 16 /* the packed mentions go to their owners in this many rounds */
+
+/* The rounds' slices: to rank d, bytes [sent[d], sent[d] + cut[d]) of its part, which
+ * starts at at[d] in `out`, copied in rank order into *buf (grown as needed). */
+static slp_err round_slices(const reader_t *rd, const char *out, const int64_t *at,
+                            const int64_t *sent, const int64_t *cut, char **buf, int64_t *cap)
+{
+    int64_t bytes = 0;
+    for (int d = 0; d < rd->P; d++)
+        bytes += cut[d];
+    SLP_CALL(slp_grow(buf, cap, bytes + 1, 1, bytes + 1, "the mentions' rounds"));
+    bytes = 0;
+    for (int d = 0; d < rd->P; d++) {
+        memcpy(*buf + bytes, out + at[d] + sent[d], (size_t)cut[d]);
+        bytes += cut[d];
+    }
+    return SLP_OK;
+}
+
+/* The packed mentions (per[d] bytes for rank d, in rank order in `out`) to their owners:
+ * *in what this rank receives, in sender order, from[s] the bytes from rank s. In
+ * SEND_ROUNDS rounds of a 16th of every part, the sent pages of `out` given back after
+ * each and the bytes received placed straight into *in, so that the two buffers are
+ * never both whole (docs/parallel-input.md "LP files"). Collective; `local` is this
+ * rank's status. */
+static slp_err send_mentions(reader_t *rd, slp_err local, char *out, const int64_t *per,
+                             char **in, int64_t *in_len, int64_t *from)
+{
+    int P = rd->P;
+    int64_t *ones = malloc(sizeof *ones * (size_t)P), *at = calloc((size_t)P + 1, sizeof *at);
+    int64_t *sent = calloc((size_t)P, sizeof *sent), *cut = calloc((size_t)P, sizeof *cut);
+    int64_t *got = calloc((size_t)P + 1, sizeof *got), *bytes_from = NULL, count = 0;
+    int64_t *part = calloc((size_t)P, sizeof *part); /* a round's bytes from each rank */
+    slp_err rc = local != SLP_OK ? local : ones && at && sent && cut && got && part ? SLP_OK
+                 : slp_error(SLP_ERR_NOMEM, "out of memory");
+    for (int d = 0; rc == SLP_OK && d < P; d++) {
+        ones[d] = 1;
+        at[d + 1] = at[d] + per[d];
+    }
+    rc = slp_comm_agree(rd->comm, rc);
+    if (rc == SLP_OK) /* per[d] to rank d: what each rank gets from each */
+        rc = slp_comm_exchange(rd->comm, per, ones, sizeof *per, (void **)&bytes_from, &count);
+    *in_len = 0;
+    for (int s = 0; rc == SLP_OK && s < P; s++) {
+        from[s] = bytes_from[s];
+        got[s] = *in_len; /* where rank s's bytes go */
+        *in_len += bytes_from[s];
+    }
+    *in = rc == SLP_OK ? malloc((size_t)*in_len + 1) : NULL;
+    rc = slp_comm_agree(rd->comm, rc == SLP_OK && !*in ? slp_error(SLP_ERR_NOMEM, "out of "
+                        "memory") : rc);
+    char *send = NULL, *recv = NULL;
+    int64_t send_cap = 0, recv_cap = 0, recv_count = 0;
+    for (int r = 0; rc == SLP_OK && r < SEND_ROUNDS; r++) {
+        for (int d = 0; d < P; d++) { /* the last round takes what is left */
+            int64_t share = (per[d] + SEND_ROUNDS - 1) / SEND_ROUNDS;
+            cut[d] = per[d] - sent[d] < share || r == SEND_ROUNDS - 1 ? per[d] - sent[d] : share;
+        }
+        rc = slp_comm_agree(rd->comm, round_slices(rd, out, at, sent, cut, &send, &send_cap));
+        if (rc == SLP_OK)
+            rc = slp_comm_exchange_into(rd->comm, send, cut, 1, (void **)&recv, &recv_cap,
+                                        &recv_count, part);
+        for (int64_t s = 0, x = 0; rc == SLP_OK && s < P; x += part[s++]) {
+            memcpy(*in + got[s], recv + x, (size_t)part[s]);
+            got[s] += part[s];
+        }
+        for (int d = 0; rc == SLP_OK && d < P; d++) {
+            slp_release_pages(out + at[d] + sent[d], out + at[d] + sent[d] + cut[d]);
+            sent[d] += cut[d];
+        }
+    }
+    free(send), free(recv), free(bytes_from);
+    free(ones), free(at), free(sent), free(cut), free(got), free(part);
     return rc;
 }
 
@@ -677,9 +814,46 @@ typedef struct {
     struct group_key *name; /* [groups] each group's name, kept for shards (else NULL) */
 } owner_t;
 
-/* Group the mentions received (from[s]: where rank s's end) by name, then place them by
+/* Groups [base, base + groups) of held[begin[0], begin[groups]) into group order, in
+ * place (begin[g - base]: group g's first place): each mention found outside its group's
+ * run is swapped into the next free place of its own; next[] is scratch. */
+static void order_run(held_t *held, const int64_t *begin, int64_t groups, int64_t base,
+                      int64_t *next)
+{
+    for (int64_t g = 0; g < groups; g++)
+        next[g] = begin[g];
+    for (int64_t g = 0; g < groups; g++)
+        while (next[g] < begin[g + 1]) {
+            int64_t h = (int64_t)held[next[g]].group - base;
+            if (h == g) {
+                next[g]++;
+                continue;
+            }
+            held_t t = held[next[h]];
+            held[next[h]++] = held[next[g]];
+            held[next[g]] = t;
+        }
+}
+
+/* Groups are ordered in two steps: the mentions are copied out of the message into at
+ * most RUNS runs, run r holding the groups whose number >> run_shift is r (each run
+ * filled front to back: RUNS places written at a time), then each run, small enough for
+ * the caches, is ordered by group in place (order_run). One pass straight to the
+ * groups, every swap a cache and TLB miss, took 7 times as long on a 128 MB LP file. */
+#define RUNS 4096 /* at most: 256 made the in-run passes twice as slow, 16,384 gained nothing */
+
+static int run_shift(int64_t groups)
+{
+    int shift = 0;
+    while ((groups - 1) >> shift >= RUNS)
+        shift++;
+    return shift;
+}
+
+/* Group the mentions received (from[s]: where rank s's end) by name, then order them by
  * group (dropping the names, or keeping each group's with keep_names), each group
- * sorted in file order (groups are small). */
+ * sorted in file order (groups are small). The message gives its pages back as the
+ * mentions are taken out of it, unless its names are kept. */
 static slp_err owner_take(owner_t *ow, const char *in, int64_t in_len, const int64_t *from,
                           int keep_names)
 {
@@ -691,30 +865,40 @@ static slp_err owner_take(owner_t *ow, const char *in, int64_t in_len, const int
     if (ow->count >= (int64_t)UINT32_MAX)
         return slp_error(SLP_ERR_INPUT, "parallel read: too many names on one rank; use more "
                          "ranks");
-    groups_t gs = {NULL, 0, NULL};
+    groups_t gs = {NULL, 0, NULL, 0};
     uint32_t *group_of = malloc(sizeof *group_of * (size_t)(ow->count + 1));
-    uint64_t *hash = malloc(sizeof *hash * (size_t)(ow->count + 1));
     ow->start = calloc((size_t)ow->count + 2, sizeof *ow->start);
-    slp_err rc = group_of && hash && ow->start ? groups_open(&gs, ow->count) : SLP_ERR_NOMEM;
-    int64_t k = 0;
-    for (const char *at = in; rc == SLP_OK && at < in + in_len; k++) {
+    slp_err rc = group_of && ow->start ? groups_open(&gs, ow->count) : SLP_ERR_NOMEM;
+    /* the table's slots are fetched AHEAD mentions before they are probed: a second
+     * cursor hashes the names ahead into a ring (hash[k % AHEAD] is mention k's) */
+    enum { AHEAD = 16 };
+    uint64_t hash[AHEAD];
+    const char *ahead = in;
+    for (int64_t k = 0; k < AHEAD && k < ow->count; k++) {
         size_t len;
         mention_t u;
-        const char *name = slp_read_take_name(&at, &len, &u, sizeof u);
+        const char *name = slp_read_take_name(&ahead, &len, &u, sizeof u);
         hash[k] = slp_name_hash(name, len);
     }
-    k = 0; /* the table's slots are fetched AHEAD mentions before they are probed */
-    enum { AHEAD = 16 };
+    int64_t k = 0;
     for (const char *at = in; rc == SLP_OK && at < in + in_len; k++) {
-        if (k + AHEAD < ow->count)
-            __builtin_prefetch(&gs.slot[hash[k + AHEAD] & gs.mask]);
+        uint64_t h = hash[k % AHEAD];
+        if (ahead < in + in_len) {
+            size_t len;
+            mention_t u;
+            const char *name = slp_read_take_name(&ahead, &len, &u, sizeof u);
+            hash[k % AHEAD] = slp_name_hash(name, len);
+            __builtin_prefetch(&gs.slot[hash[k % AHEAD] & gs.mask]);
+        }
         size_t len;
         mention_t u;
         const char *name = slp_read_take_name(&at, &len, &u, sizeof u);
-        group_of[k] = group_of_name(&gs, hash[k], name, len, &ow->groups);
-        ow->start[group_of[k] + 2]++;
+        group_of[k] = group_of_name(&gs, h, name, len, &ow->groups);
+        if (gs.failed)
+            rc = SLP_ERR_NOMEM;
+        else
+            ow->start[group_of[k] + 2]++;
     }
-    free(hash);
     if (keep_names) { /* they point into `in`, which the caller keeps as long */
         ow->name = gs.key;
         gs.key = NULL;
@@ -722,20 +906,41 @@ static slp_err owner_take(owner_t *ow, const char *in, int64_t in_len, const int
     groups_close(&gs);
     if (rc == SLP_OK && !(ow->held = malloc(sizeof *ow->held * (size_t)(ow->count + 1))))
         rc = SLP_ERR_NOMEM;
-    for (int64_t g = 0; rc == SLP_OK && g < ow->groups; g++)
+    for (int64_t g = 0; rc == SLP_OK && g < ow->groups; g++) /* start[g + 1]: group g's */
         ow->start[g + 2] += ow->start[g + 1];
+    const int64_t *begin = ow->start + 1; /* begin[g]: group g's first place */
+    int shift = run_shift(ow->groups);
+    int64_t runs = ow->groups > 0 ? ((ow->groups - 1) >> shift) + 1 : 0, run_at[RUNS] = {0};
+    for (int64_t r = 0; r < runs; r++)
+        run_at[r] = begin[r << shift];
     k = 0;
     int rank = 0;
+    const char *released = in;
     for (const char *at = in; rc == SLP_OK && at < in + in_len; k++) {
         while (at - in >= from[rank])
             rank++;
         size_t len;
         mention_t u;
         slp_read_take_name(&at, &len, &u, sizeof u);
-        ow->held[ow->start[group_of[k] + 1]++] = (held_t){u.value, u.seq, u.row, rank, u.piece,
-                                                          u.code};
+        ow->held[run_at[group_of[k] >> shift]++] =
+            (held_t){u.value, u.seq, u.row, group_of[k], (uint16_t)rank, u.piece, u.code};
+        if (!keep_names && (size_t)(at - released) >= RELEASE_BYTES) {
+            slp_release_pages(released, at);
+            released = at;
+        }
     }
     free(group_of);
+    int64_t *next = rc == SLP_OK ? malloc(sizeof *next * ((size_t)1 << shift)) : NULL;
+    if (rc == SLP_OK && !next)
+        rc = SLP_ERR_NOMEM;
+    for (int64_t r = 0; rc == SLP_OK && r < runs; r++) {
+        int64_t g0 = r << shift, g1 = (r + 1) << shift < ow->groups ? (r + 1) << shift
+                                                                     : ow->groups;
+        order_run(ow->held, begin + g0, g1 - g0, g0, next);
+    }
+    if (rc == SLP_OK)
+        memmove(ow->start, ow->start + 1, sizeof *ow->start * (size_t)(ow->groups + 1));
+    free(next);
     for (int64_t g = 0; rc == SLP_OK && g < ow->groups; g++)
         for (int64_t a = ow->start[g] + 1; a < ow->start[g + 1]; a++)
             for (int64_t b = a; b > ow->start[g] && held_before(&ow->held[b], &ow->held[b - 1]);
@@ -877,10 +1082,15 @@ static slp_err settle(reader_t *rd, owner_t *ow, const int64_t *number, col_rec_
     int *ent_dest = malloc(sizeof *ent_dest * (size_t)(ow->count + 1));
     slp_err rc = cv && cv_dest && ent && ent_dest ? SLP_OK
                                                   : slp_error(SLP_ERR_NOMEM, "out of memory");
+    const held_t *released = ow->held; /* the mentions give their pages back as they go */
     for (int64_t g = 0; rc == SLP_OK && g < ow->groups; g++) {
         settle_group(rd, ow->held + ow->start[g], ow->start[g + 1] - ow->start[g], number[g],
                      &cv[g], ent, ent_dest, &n_ent);
         cv_dest[g] = slp_block_of(rd->col_start, rd->P, number[g]);
+        if ((size_t)(ow->held + ow->start[g + 1] - released) * sizeof *released >= RELEASE_BYTES) {
+            slp_release_pages(released, ow->held + ow->start[g + 1]);
+            released = ow->held + ow->start[g + 1];
+        }
     }
     free(ow->held);
     ow->held = NULL;
@@ -939,21 +1149,20 @@ static slp_err resolve_columns(reader_t *rd, slp_err local, slp_lp_pieces_t **pc
 {
     slp_lp_piece_view_t v;
     slp_lp_pieces_view(*pc, &v);
+    int64_t mentions = v.n; /* the piece shrinks while its mentions are packed */
     char *out = NULL, *in = NULL;
     int64_t *per = malloc(sizeof *per * (size_t)rd->P), in_len = 0, n = 0;
     int64_t *from = calloc((size_t)rd->P, sizeof *from);
     /* slp_fault_nomem: the test hook of tests/mpi/failures.sh */
     slp_err rc = local != SLP_OK ? local : slp_fault_nomem("read-mentions");
-    if (rc == SLP_OK)
-        rc = per && from ? pack_mentions(rd, &v, grow, &out, per)
-                         : slp_error(SLP_ERR_NOMEM, "out of memory");
-    if (rc == SLP_OK && v.n >= (int64_t)UINT32_MAX)
+    if (rc == SLP_OK && mentions >= (int64_t)UINT32_MAX)
         rc = slp_error(SLP_ERR_INPUT, "parallel read: %lld names in a rank's pieces; use more "
-                       "ranks", (long long)v.n);
-    slp_lp_pieces_close(pc);
-    rc = slp_comm_agree(rd->comm, rc);
+                       "ranks", (long long)mentions);
     if (rc == SLP_OK)
-        rc = slp_comm_exchange_from(rd->comm, out, per, 1, (void **)&in, &in_len, from);
+        rc = per && from ? pack_mentions(rd, *pc, grow, &out, per)
+                         : slp_error(SLP_ERR_NOMEM, "out of memory");
+    slp_lp_pieces_close(pc);
+    rc = send_mentions(rd, rc, out, per, &in, &in_len, from);
     free(out);
     free(per);
     for (int k = 1; rc == SLP_OK && k < rd->P; k++) /* counts to ends */
@@ -967,7 +1176,7 @@ static slp_err resolve_columns(reader_t *rd, slp_err local, slp_lp_pieces_t **pc
     int64_t *number = rc == SLP_OK ? malloc(sizeof *number * (size_t)(ow.groups + 1)) : NULL;
     if (rc == SLP_OK && !number)
         rc = slp_error(SLP_ERR_NOMEM, "out of memory");
-    rc = number_columns(rd, rc, &ow, v.n, sections, number, &n);
+    rc = number_columns(rd, rc, &ow, mentions, sections, number, &n);
     if (rc == SLP_OK && n / rd->P >= INT32_MAX)
         slp_read_give_up(rd, "2^31 columns a rank or more");
     int ok = 0;
@@ -1043,6 +1252,8 @@ slp_err slp_read_lp_model(reader_t *rd, const char *path, int relax, int names,
     if (rc == SLP_OK && !*ok)
         slp_read_give_up(rd, "sections this reader does not cut (a block comment, SOS, more "
                              "than 16), or no objective first");
+    if (rd->P > UINT16_MAX + 1) /* held_t's rank */
+        slp_read_give_up(rd, "more than 65,536 ranks");
     if (rc == SLP_OK)
         rc = slp_read_all_ranks(rd->comm, rc, *ok, ok);
     if (rc == SLP_OK && *ok)

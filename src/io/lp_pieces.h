@@ -75,5 +75,9 @@ typedef struct {
     int64_t obj_constants;     /* how many */
 } slp_lp_piece_view_t;
 void slp_lp_pieces_view(const slp_lp_pieces_t *pc, slp_lp_piece_view_t *out);
+/* Keep the first `mentions` mentions (with their names), `terms` entries and `ops`
+ * operations, and give the memory of the rest back: a caller that is done with the
+ * last ones lets the piece shrink as it goes. Views taken before are invalid. */
+void slp_lp_pieces_trim(slp_lp_pieces_t *pc, int64_t mentions, int64_t terms, int64_t ops);
 
 #endif

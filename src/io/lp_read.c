@@ -1117,6 +1117,21 @@ slp_err slp_lp_pieces_read(slp_lp_pieces_t *pc, int64_t begin, int64_t end, int3
     return piece_body(lp, section, objective_start);
 }
 
+void slp_lp_pieces_trim(slp_lp_pieces_t *pc, int64_t mentions, int64_t terms, int64_t ops)
+{
+    lp_t *lp = &pc->lp;
+    lp->n = mentions < lp->n ? mentions : lp->n;
+    lp->n_ops = ops < lp->n_ops ? ops : lp->n_ops;
+    int64_t cap = lp->n_cap;
+    slp_shrink(&lp->col_names, &cap, lp->n, sizeof *lp->col_names);
+    cap = lp->n_cap;
+    slp_shrink(&lp->col_piece, &cap, lp->n, sizeof *lp->col_piece);
+    lp->n_cap = lp->n; /* a declined shrink leaves more room than this, never less */
+    slp_shrink(&lp->ops, &lp->ops_cap, lp->n_ops, sizeof *lp->ops);
+    slp_triplets_truncate(&lp->tri, terms);
+    slp_name_store_drop_after(&lp->col_store, lp->n > 0 ? lp->col_names[lp->n - 1] : NULL);
+}
+
 void slp_lp_pieces_view(const slp_lp_pieces_t *pc, slp_lp_piece_view_t *out)
 {
     const lp_t *lp = &pc->lp;

@@ -45,6 +45,20 @@ void slp_triplets_free(slp_triplets_t *t)
     slp_triplets_init(t);
 }
 
+void slp_triplets_truncate(slp_triplets_t *t, int64_t count)
+{
+    if (count >= t->count && count >= t->cap)
+        return;
+    t->count = count < t->count ? count : t->count;
+    int64_t cap = t->cap;
+    slp_shrink(&t->col, &cap, t->count, sizeof *t->col);
+    cap = t->cap;
+    slp_shrink(&t->row, &cap, t->count, sizeof *t->row);
+    cap = t->cap;
+    slp_shrink(&t->val, &cap, t->count, sizeof *t->val);
+    t->cap = t->count; /* a declined shrink leaves more room than this, never less */
+}
+
 slp_err slp_triplets_add(slp_triplets_t *t, int64_t col, int64_t row, double value)
 {
     if (t->count == t->cap)

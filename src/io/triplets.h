@@ -19,6 +19,9 @@ typedef struct slp_triplets {
 void slp_triplets_init(slp_triplets_t *t);
 void slp_triplets_free(slp_triplets_t *t);
 slp_err slp_triplets_add(slp_triplets_t *t, int64_t col, int64_t row, double value);
+/* Keep the first `count` triplets (at most those held) and give the arrays' memory
+ * beyond them back. */
+void slp_triplets_truncate(slp_triplets_t *t, int64_t count);
 /* CSC of n columns: col_ptr[n+1], row and val (owned by the caller); t is emptied. */
 slp_err slp_triplets_to_csc(const char *path, slp_triplets_t *t, int64_t n,
                             int64_t **col_ptr_out, int64_t **row_out, double **val_out,
