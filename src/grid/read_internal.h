@@ -42,6 +42,7 @@ typedef struct {
     slp_mps_pieces_t *pc;
     int irregular;   /* the file goes to the one-process reader */
     int names_in_order; /* the pieces' column names in order: no directory (verbose log) */
+    int keep_names;     /* names for shards: the pieces keep theirs to the end */
     const char *why; /* the first reason this rank found (for the log) */
     entry_t *ent;
     int64_t n_ent, cap_ent;

@@ -424,6 +424,8 @@ static slp_err resolve_bounds(reader_t *rd, slp_outbox_t *ob, const directory_t 
     }
     if (rc == SLP_OK && n_mine > 1)
         qsort(mine, (size_t)n_mine, sizeof *mine, by_key);
+    if (!rd->keep_names) /* resolved: the bounds below make the piece's bounds arrays */
+        slp_mps_pieces_drop_names(rd->pc);
     for (int64_t k = 0; rc == SLP_OK && k < n_mine && !rd->irregular; k++) {
         slp_mps_bound_t b = {mine[k].type, "", 0, "", 0, mine[k].has_value, mine[k].value};
         if (slp_mps_pieces_apply_bound(rd->pc, mine[k].col - rd->col_start[rd->me], &b,
@@ -609,7 +611,8 @@ slp_err slp_read_parallel(slp_grid_t *grid, const char *path, int relax,
     memset(info, 0, sizeof *info);
     if (names)
         memset(names, 0, sizeof *names);
-    reader_t rd = {.P = grid->size, .me = grid->rank, .comm = grid->world};
+    reader_t rd = {.P = grid->size, .me = grid->rank, .comm = grid->world,
+                   .keep_names = names != NULL};
     double t0 = slp_wall_seconds();
     rd.col_start = calloc((size_t)rd.P + 1, sizeof *rd.col_start);
     slp_mps_result_t res;

@@ -802,8 +802,10 @@ static slp_err add_col(parser_t *p, tok_t name, int64_t *out)
         int64_t cap = p->col_cap ? 2 * p->col_cap : 1024;
         SLP_CALL(grow(&p->col_names, cap, sizeof(char *)));
         SLP_CALL(grow(&p->c, cap, sizeof(double)));
-        SLP_CALL(grow(&p->lv, cap, sizeof(double)));
-        SLP_CALL(grow(&p->uv, cap, sizeof(double)));
+        if (p->lv) { /* else every column has the default bounds so far (column_bounds) */
+            SLP_CALL(grow(&p->lv, cap, sizeof(double)));
+            SLP_CALL(grow(&p->uv, cap, sizeof(double)));
+        }
         SLP_CALL(grow(&p->col_flags, cap, 1));
         SLP_CALL(grow(&p->is_int, cap, 1));
         p->col_cap = cap;
@@ -815,8 +817,10 @@ static slp_err add_col(parser_t *p, tok_t name, int64_t *out)
     p->last_col_len = name.len;
     p->n++;
     p->c[j] = 0.0;
-    p->lv[j] = 0.0;
-    p->uv[j] = INFINITY;
+    if (p->lv) {
+        p->lv[j] = 0.0;
+        p->uv[j] = INFINITY;
+    }
     p->col_flags[j] = 0;
     p->is_int[j] = (unsigned char)(p->in_int_block ? 1 : 0);
     if (p->cb && p->cb->on_column)
@@ -1612,7 +1616,7 @@ static int set_side(parser_t *p, int64_t j, unsigned flag, double v, const char 
 {
     if (p->col_flags[j] & flag) {
         warn_at(p, W_DUP_BOUND, "column '%s' has a second %s bound %g: ignored (first one kept)",
-                p->col_names[j], what, v);
+                p->col_names ? p->col_names[j] : "", what, v);
         return 0;
     }
     p->col_flags[j] |= (unsigned char)flag;
@@ -1621,6 +1625,28 @@ static int set_side(parser_t *p, int64_t j, unsigned flag, double v, const char 
     else
         p->uv[j] = v;
     return 1;
+}
+
+/* The columns' bounds are held from the first bound on (until then every column has the
+ * defaults [0, +inf)): a file without BOUNDS, and a parallel read's piece until its
+ * bounds are applied (after its names are dropped), hold 16 bytes a column less. */
+static slp_err column_bounds(parser_t *p)
+{
+    if (p->lv)
+        return SLP_OK;
+    size_t cap = (size_t)(p->col_cap > 0 ? p->col_cap : 1);
+    p->lv = malloc(sizeof(double) * cap);
+    p->uv = malloc(sizeof(double) * cap);
+    if (!p->lv || !p->uv) {
+        free(p->lv), free(p->uv);
+        p->lv = p->uv = NULL;
+        return slp_error(SLP_ERR_NOMEM, "out of memory for the column bounds of %s", p->path);
+    }
+    for (int64_t j = 0; j < p->n; j++) {
+        p->lv[j] = 0.0;
+        p->uv[j] = INFINITY;
+    }
+    return SLP_OK;
 }
 
 static slp_err apply_bounds(parser_t *p, const dline_t *d)
@@ -1635,7 +1661,8 @@ static slp_err apply_bounds(parser_t *p, const dline_t *d)
                 TOK_ARG(d->col));
         return SLP_OK;
     }
-    const char *cn = p->col_names[j];
+    SLP_CALL(column_bounds(p));
+    const char *cn = p->col_names ? p->col_names[j] : ""; /* (slp_mps_pieces_drop_names) */
     double v = d->value;
     if (d->has_value && !bound_needs_value(d->btype) && d->btype != BT_BV)
         warn_at(p, W_BOUND_VALUE, "value %g on a free/infinite bound of column '%s' ignored", v,
@@ -2039,6 +2066,7 @@ static slp_err finish(parser_t *p, slp_mps_result_t *out)
     for (int64_t j = 0; j < p->n; j++)
         n_int += p->is_int[j] != 0;
     print_warning_summary(p);
+    SLP_CALL(column_bounds(p));
 
     memset(out, 0, sizeof *out);
     if (!p->name && !(p->name = slp_strdup("")))
@@ -2171,7 +2199,7 @@ slp_err slp_mps_pieces_apply_bound(slp_mps_pieces_t *pc, int64_t col, const slp_
     dline_t d;
     init_dline(&d, NULL, NULL, NULL);
     d.btype = (bound_type_t)b->type;
-    d.col.s = p->col_names[col];
+    d.col.s = p->col_names ? p->col_names[col] : ""; /* (slp_mps_pieces_drop_names) */
     d.col.len = strlen(d.col.s);
     d.colidx = col;
     d.has_value = b->has_value;
@@ -2205,6 +2233,18 @@ char *const *slp_mps_pieces_rows(const slp_mps_pieces_t *pc, int64_t *m)
 void slp_mps_pieces_drop_column_index(slp_mps_pieces_t *pc)
 {
     slp_name_index_destroy(&pc->p.cols);
+}
+
+void slp_mps_pieces_drop_names(slp_mps_pieces_t *pc)
+{
+    parser_t *p = &pc->p;
+    slp_name_index_destroy(&p->rows);
+    slp_name_index_destroy(&p->cols);
+    slp_name_store_free(&p->row_store);
+    slp_name_store_free(&p->col_store);
+    free(p->row_names);
+    free(p->col_names);
+    p->row_names = p->col_names = NULL;
 }
 
 void slp_mps_pieces_markers(const slp_mps_pieces_t *pc, int64_t *first, int *open)

@@ -165,6 +165,10 @@ int64_t slp_mps_pieces_find_in_order(const slp_mps_pieces_t *pc, const char *nam
  * lines must be deferred): a name met again after other columns becomes a new column,
  * no warning, and the caller finds such pairs (the parallel read's name directory). */
 void slp_mps_pieces_drop_column_index(slp_mps_pieces_t *pc);
+/* Free the row and column names and their indexes once the caller has resolved the
+ * names it needed (slp_mps_pieces_rows and slp_mps_pieces_columns give NULL after;
+ * bounds applied after it name no column in their messages). */
+void slp_mps_pieces_drop_names(slp_mps_pieces_t *pc);
 /* Integer markers met so far: *first is the number of columns before the first MARKER
  * line (-1: no marker; those columns were read as if outside an integer block, the
  * state the pieces before this one leave), *open = 1 when an 'INTORG' is still open. */
