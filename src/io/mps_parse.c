@@ -1627,9 +1627,12 @@ static int set_side(parser_t *p, int64_t j, unsigned flag, double v, const char 
     return 1;
 }
 
-/* The columns' bounds are held from the first bound on (until then every column has the
- * defaults [0, +inf)): a file without BOUNDS, and a parallel read's piece until its
- * bounds are applied (after its names are dropped), hold 16 bytes a column less. */
+/* The columns' bounds arrays, made here when first needed: from the start for one
+ * process (slp_mps_parse), at a piece's first bound for a parallel read (until then every
+ * column has [0, +inf)), so that a piece holds no bounds arrays while it holds its
+ * names (it drops them before its bounds are applied: slp_mps_pieces_drop_names). One
+ * process fills them as the columns come, in the same pass (a fill at the first bound
+ * is a second pass over 16 bytes a column). */
 static slp_err column_bounds(parser_t *p)
 {
     if (p->lv)
@@ -2124,6 +2127,8 @@ slp_err slp_mps_parse(const char *path, const slp_mps_callbacks_t *cb, slp_mps_r
     memset(out, 0, sizeof *out);
     parser_t p;
     slp_err err = parser_init(&p, path, cb);
+    if (!err) /* one process: the bounds from the start, grown with the columns */
+        err = column_bounds(&p);
     if (!err) {
         err = slp_text_in_open(path, &p.file);
         if (err != SLP_OK && slp_interrupt_pending()) { /* a pipe with no writer yet */
