@@ -2001,6 +2001,18 @@ static void print_warning_summary(parser_t *p)
                      (long long)p->warn_count[k], warn_names[k], WARN_SHOWN);
 }
 
+/* The row and column names, their stores and indexes. */
+static void names_free(parser_t *p)
+{
+    slp_name_index_destroy(&p->rows);
+    slp_name_index_destroy(&p->cols);
+    slp_name_store_free(&p->row_store);
+    slp_name_store_free(&p->col_store);
+    free(p->row_names);
+    free(p->col_names);
+    p->row_names = p->col_names = NULL;
+}
+
 static void parser_free(parser_t *p)
 {
     slp_text_in_close(&p->file);
@@ -2011,17 +2023,12 @@ static void parser_free(parser_t *p)
     free(p->pair_code);
     free(p->pair_val);
     free(p->objname);
-    slp_name_index_destroy(&p->rows);
-    slp_name_index_destroy(&p->cols);
-    slp_name_store_free(&p->row_store);
-    slp_name_store_free(&p->col_store);
-    free(p->row_names);
+    names_free(p);
     free(p->row_type);
     free(p->rhs);
     free(p->range);
     free(p->row_flags);
     free(p->row_last_col);
-    free(p->col_names);
     free(p->c);
     free(p->lv);
     free(p->uv);
@@ -2242,14 +2249,7 @@ void slp_mps_pieces_drop_column_index(slp_mps_pieces_t *pc)
 
 void slp_mps_pieces_drop_names(slp_mps_pieces_t *pc)
 {
-    parser_t *p = &pc->p;
-    slp_name_index_destroy(&p->rows);
-    slp_name_index_destroy(&p->cols);
-    slp_name_store_free(&p->row_store);
-    slp_name_store_free(&p->col_store);
-    free(p->row_names);
-    free(p->col_names);
-    p->row_names = p->col_names = NULL;
+    names_free(&pc->p);
 }
 
 void slp_mps_pieces_markers(const slp_mps_pieces_t *pc, int64_t *first, int *open)
