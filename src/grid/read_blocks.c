@@ -8,6 +8,7 @@
 #include "core/model.h"
 #include "grid/fault_hook.h"
 #include "grid/read_internal.h"
+#include "grid/route.h"
 
 void slp_read_give_up(reader_t *rd, const char *why)
 {
@@ -128,30 +129,24 @@ static slp_err send_exceptions(reader_t *rd, const slp_grid_t *grid, const int64
     *sent = total[0] <= total[1] / 8;
     if (!*sent)
         return SLP_OK;
-    int64_t *per = calloc((size_t)rd->P, sizeof *per), *at = calloc((size_t)rd->P, sizeof *at);
     col_value_t *rec = malloc(sizeof *rec * (size_t)(mine * grid->R + 1));
-    slp_err rc = per && at && rec ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
-    for (int pass = 0; rc == SLP_OK && pass < 2; pass++) { /* count, then place */
-        int c = 0;
-        for (int64_t j = 0; j < n_mine; j++) {
-            if (same_bits(piece[j], dflt))
-                continue;
-            while (col_off[c + 1] <= first + j)
-                c++;
-            for (int r = 0; r < grid->R; r++) /* rank (r, c) is world rank r C + c */
-                if (pass == 0)
-                    per[r * grid->C + c]++;
-                else
-                    rec[at[r * grid->C + c]++] = (col_value_t){first + j, piece[j]};
+    int *dest = malloc(sizeof *dest * (size_t)(mine * grid->R + 1));
+    slp_err rc = rec && dest ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
+    int64_t n_rec = 0;
+    for (int64_t j = 0, c = 0; rc == SLP_OK && j < n_mine; j++) {
+        if (same_bits(piece[j], dflt))
+            continue;
+        while (col_off[c + 1] <= first + j)
+            c++;
+        for (int r = 0; r < grid->R; r++, n_rec++) { /* rank (r, c) is world rank r C + c */
+            rec[n_rec] = (col_value_t){first + j, piece[j]};
+            dest[n_rec] = r * grid->C + (int)c;
         }
-        for (int d = 1; pass == 0 && d < rd->P; d++)
-            at[d] = at[d - 1] + per[d - 1];
     }
-    rc = slp_comm_agree(rd->comm, rc);
     col_value_t *in = NULL;
     int64_t count = 0, lo = col_off[grid->c], n_loc = col_off[grid->c + 1] - lo;
-    if (rc == SLP_OK)
-        rc = slp_comm_exchange(rd->comm, rec, per, sizeof *rec, (void **)&in, &count);
+    rc = slp_route_records(rd->comm, rc, rec, sizeof *rec, n_rec, dest, "parallel read",
+                           (void **)&in, &count);
     if (rc == SLP_OK) {
         int plus_zero = dflt == 0.0 && !signbit(dflt); /* the slice is calloc'd */
         for (int64_t j = 0; j < n_loc && !plus_zero; j++)
@@ -165,8 +160,7 @@ static slp_err send_exceptions(reader_t *rd, const slp_grid_t *grid, const int64
     }
     free(in);
     free(rec);
-    free(at);
-    free(per);
+    free(dest);
     return slp_comm_agree(rd->comm, rc);
 }
 
