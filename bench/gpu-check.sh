@@ -6,6 +6,8 @@
 #   3. the same instances with --backend cpu and --backend cuda: afiro, sc50b,
 #      adlittle, 25fv47, a small mcf and a small design-match; status equal,
 #      objectives within 1e-8 relative (CMP_TOL), iterations reported
+#   3b. compact matrix values on the device (tests/mpi/matrix_values.sh with the device
+#      backend, grids 1x1 and 1x2): every form's solve bit for bit the plain one's
 #   4. two ranks sharing the one GPU (--comm-lib mpi, grid 1x2, host-staged
 #      exchange) against one rank; --comm-lib nccl on a shared GPU is refused
 #   5. device bandwidth: cudaMemcpy device to device and a triad kernel
@@ -153,6 +155,17 @@ for f in "${INSTANCES[@]}"; do
     compare "$name" "$WORK/$name-cpu.json" "$WORK/$name-$DEV.json" | tee -a "$OUT/log.txt"
     [ "${PIPESTATUS[0]}" = 0 ] || FAILED=1
 done
+
+# ---------------------------------------------------------------- 3b. compact values on the device
+if [ -n "$SHARED" ]; then
+    log "compact matrix values with --backend $DEV: plain against auto, bit for bit (1x1, 1x2)"
+    GRIDS="1x1 1x2" run 240 matrix_values bash "$ROOT/tests/mpi/matrix_values.sh" "$SLP" "$ROOT" \
+        "$SHARED" "--backend $DEV --comm-lib mpi" || fail "matrix_values (see matrix_values.log)"
+    tail -1 "$OUT/matrix_values.log" | tee -a "$OUT/log.txt"
+    grep -h "Matrix:" "$OUT/matrix_values.log" | head -3 >> "$OUT/log.txt"
+else
+    log "no shared corpus found: compact matrix values on the device skipped"
+fi
 
 # ---------------------------------------------------------------- 4. ranks sharing the GPU (MPI path)
 log "1 rank (a) vs 2 ranks on one GPU (b), grid 1x2, --comm-lib mpi (host-staged exchange)"

@@ -22,7 +22,8 @@ typedef enum { SLP_COPIES_AUTO = 0, SLP_COPIES_ONE = 1, SLP_COPIES_TWO = 2 } slp
 /* How a block holds its values: auto, the exact form of fewest bytes for each copy
  * (signed-unit, a value table or plain doubles; core/values.h) unless a table would slow
  * a scattering product down; plain doubles; or compact, the fewest bytes always. The
- * CUDA backend holds plain doubles whatever is asked. */
+ * CUDA backend has no scattering product: auto and compact both take the fewest bytes
+ * there (plain with 64-bit indices). */
 typedef enum {
     SLP_BLOCK_VALUES_AUTO = 0,
     SLP_BLOCK_VALUES_PLAIN = 1,

@@ -8,9 +8,12 @@
 # 51 values), ship04s (a 2-byte table of 771 on 1x1; scsd8 was here until Curtis-Reid
 # scaling left its 1x1 block too many distinct values for a table), e226 (plain: the
 # control). The 1x1 objectives of the corpus LPs are also held to their published
-# optima (1e-6 relative).
+# optima (1e-6 relative). Usage: matrix_values.sh BIN ROOT SHARED [OPTIONS]: OPTIONS go
+# to every solve (bench/gpu-check.sh passes the device backend); GRIDS (environment)
+# replaces the grids.
 set -u
-BIN=$1; ROOT=$2; SHARED=$3
+BIN=$1; ROOT=$2; SHARED=$3; EXTRA=${4:-}
+GRIDS=${GRIDS:-1x1 2x2 1x4}
 MPIRUN="mpirun --allow-run-as-root --oversubscribe --mca btl self,vader"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 pass=0; fail=0
@@ -28,11 +31,11 @@ models=("$T/transport.mps::1e-8" "$T/mcf.mps::1e-8"
 for spec in "${models[@]}"; do
     IFS=: read -r model ref tol <<<"$spec"
     name=$(basename "$model")
-    for grid in 1x1 2x2 1x4; do
+    for grid in $GRIDS; do
         np=$(( ${grid%x*} * ${grid#*x} ))
         for v in plain auto; do
             timeout 300 $MPIRUN -np "$np" "$BIN" solve "$model" --grid "$grid" --tol "$tol" \
-                --matrix-values $v --json "$T/$v.json" >"$T/$v.log" 2>&1 ||
+                --matrix-values $v $EXTRA --json "$T/$v.json" >"$T/$v.log" 2>&1 ||
                 { bad "$name $grid $v: $(tail -3 "$T/$v.log")"; continue 2; }
         done
         compact=$(grep -m1 '^Matrix:' "$T/auto.log")

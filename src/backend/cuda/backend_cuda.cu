@@ -6,8 +6,11 @@
  *   vectors            cudaMalloc'd doubles; copies, fills, axpby as kernels
  *   block              A_rc and A_rc^T both as CSR on the device (both products
  *                      row-wise), 32-bit indices while nnz, rows and cols fit,
- *                      64-bit otherwise; cuSPARSE SpMV (CSR_ALG2, deterministic)
- *                      with cusparseSpMV_preprocess and one persistent buffer
+ *                      64-bit otherwise; the values in the exact form of fewest
+ *                      bytes (signed-unit, a value table or plain doubles,
+ *                      core/values.h; plain with 64-bit indices)
+ *   products           k_gather: a group of lanes per line, each lane's sum then a
+ *                      tree (backend/line_lanes.h), the same sums in every form
  *   fused updates      primal_step / dual_step: one kernel each, the per-
  *                      coordinate math of backend/kernels.h
  *   reductions         vec_dot, col_check, row_check: a fixed-shape two-pass
@@ -33,10 +36,12 @@
 extern "C" {
 #include "backend/backend.h"
 #include "core/local_problem.h"
+#include "core/values.h"
 }
 #include "backend/cuda/backend_cuda.h"
 #include "backend/check_coord.h"
 #include "backend/kernels.h"
+#include "backend/line_lanes.h"
 
 /* Threads per block of every kernel; also the reduction tree width. */
 #define SLP_CUDA_BLOCK 256
@@ -48,19 +53,22 @@ extern "C" {
 
 /* ------------------------------------------------------------------ types */
 
+typedef struct { /* one copy in CSR, device memory: A (rows x cols) or A^T (cols x rows) */
+    int64_t lines;
+    void *ptr, *idx; /* int32 or int64 by the block's idx64; SIGNED: bit 31 of idx the sign */
+    double *val;     /* PLAIN */
+    void *codes;     /* TABLE8: uint8, TABLE16: uint16 */
+    int form;        /* slp_values_form */
+    int width;       /* lanes per line of the product (slp_lanes_for) */
+} dev_copy_t;
+
 struct slp_block {
     int64_t rows, cols, nnz;
-    int idx64;                     /* 1: CUSPARSE_INDEX_64I for A and A^T */
-    int empty;                     /* rows, cols or nnz is 0: products are zero fills */
-    /* device memory: A (rows x cols) and A^T (cols x rows) in CSR */
-    void *a_ptr, *a_idx;           /* int32 or int64 by idx64 */
-    double *a_val;
-    void *t_ptr, *t_idx;
-    double *t_val;
-    cusparseSpMatDescr_t mat_a, mat_t;
-    cusparseDnVecDescr_t vec_n, vec_m; /* length cols / rows; values set per call */
-    double *scratch_n, *scratch_m;     /* device: what the descriptors point at when idle */
-    void *buf_a, *buf_t;               /* device: persistent SpMV buffers (preprocessed) */
+    int idx64;     /* 1: 64-bit row pointers and indices for A and A^T (plain values) */
+    int empty;     /* rows, cols or nnz is 0: products are zero fills */
+    dev_copy_t a, t;
+    double *table; /* device: the distinct values of a table form (both copies') */
+    int table_len;
 };
 
 typedef struct {
@@ -193,6 +201,66 @@ __global__ void k_narrow_ptr(int32_t *dst, const int64_t *src, int64_t len)
 __global__ void k_widen_idx(int64_t *dst, const int32_t *src, int64_t len)
 {
     SLP_GRID_STRIDE(i, len) dst[i] = (int64_t)src[i];
+}
+
+/* The sign of each value into bit 31 of its 32-bit column index (signed-unit form). */
+__global__ void k_sign_bits(uint32_t *idx, const double *val, int64_t nnz)
+{
+    SLP_GRID_STRIDE(k, nnz) idx[k] |= val[k] < 0.0 ? SLP_SIGN_BIT : 0u;
+}
+
+/* Each value's position in the table (a table form). */
+template <typename T>
+__global__ void k_table_codes(T *codes, const double *val, int64_t nnz, const double *table,
+                              int32_t len)
+{
+    SLP_GRID_STRIDE(k, nnz) codes[k] = (T)slp_table_code(table, len, val[k]);
+}
+
+/* The lanes of one line's group, within the warp (width divides 32 and the block). */
+__device__ static inline unsigned group_mask(int width)
+{
+    unsigned base = (threadIdx.x & 31u) & ~(unsigned)(width - 1);
+    return width == 32 ? 0xffffffffu : ((1u << width) - 1u) << base;
+}
+
+/* y = (lines of the copy) . x, `width` lanes a line (backend/line_lanes.h): the lane
+ * sums, then the tree by shuffles; 32-bit indices, values in the form FORM. */
+template <int FORM>
+__global__ void k_gather(const int32_t *ptr, slp_line_entries_t e, int width, int64_t lines,
+                         const double *x, double *y)
+{
+    e.form = FORM; /* a constant: the term's switch folds */
+    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    int64_t line = t / width;
+    int lane = (int)(t & (width - 1));
+    if (line >= lines) /* the whole group: its lanes share the line */
+        return;
+    double s = slp_lane_sum(&e, ptr[line], ptr[line + 1], lane, width, x);
+    unsigned mask = group_mask(width);
+    for (int h = width / 2; h >= 1; h /= 2)
+        s += __shfl_down_sync(mask, s, h, width);
+    if (lane == 0)
+        y[line] = s;
+}
+
+/* The same with 64-bit row pointers and indices (plain values only). */
+__global__ void k_gather64(const int64_t *ptr, const int64_t *idx, const double *val, int width,
+                           int64_t lines, const double *x, double *y)
+{
+    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    int64_t line = t / width;
+    int lane = (int)(t & (width - 1));
+    if (line >= lines)
+        return;
+    double s = 0.0;
+    for (int64_t k = ptr[line] + lane; k < ptr[line + 1]; k += width)
+        s += val[k] * x[idx[k]];
+    unsigned mask = group_mask(width);
+    for (int h = width / 2; h >= 1; h /= 2)
+        s += __shfl_down_sync(mask, s, h, width);
+    if (lane == 0)
+        y[line] = s;
 }
 
 /* ------------------------------------------------------------------ reductions */
@@ -391,23 +459,23 @@ static double cu_vec_dot(slp_backend_t *be, const double *x, const double *y, in
 
 /* ------------------------------------------------------------------ block */
 
+static void copy_free(dev_copy_t *c)
+{
+    void *dev[] = {c->ptr, c->idx, c->val, c->codes};
+    for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
+        if (dev[k])
+            cudaFree(dev[k]);
+    memset(c, 0, sizeof *c);
+}
+
 static void block_free(slp_block_t *b)
 {
     if (!b)
         return;
-    if (b->mat_a)
-        slp_cusparse()->DestroySpMat(b->mat_a);
-    if (b->mat_t)
-        slp_cusparse()->DestroySpMat(b->mat_t);
-    if (b->vec_n)
-        slp_cusparse()->DestroyDnVec(b->vec_n);
-    if (b->vec_m)
-        slp_cusparse()->DestroyDnVec(b->vec_m);
-    void *dev[] = {b->a_ptr, b->a_idx, b->a_val, b->t_ptr, b->t_idx, b->t_val,
-                   b->scratch_n, b->scratch_m, b->buf_a, b->buf_t};
-    for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
-        if (dev[k])
-            cudaFree(dev[k]);
+    copy_free(&b->a);
+    copy_free(&b->t);
+    if (b->table)
+        cudaFree(b->table);
     free(b);
 }
 
@@ -418,13 +486,28 @@ static void cu_block_destroy(slp_backend_t *be, slp_block_t *block)
     block_free(block);
 }
 
-/* A and A^T in plain doubles, with row pointers and indices of the block's width. */
+/* A and A^T: indices, values (codes and tables, or nothing for signed-unit) and line
+ * pointers, of the block's width; the forms as the CPU backend names them. */
 static void cu_block_report(slp_backend_t *be, const slp_block_t *b, slp_block_report_t *out)
 {
     (void)be;
     int64_t index = b->idx64 ? 8 : 4;
-    out->bytes = 2 * (8 + index) * b->nnz + index * (b->rows + 1 + b->cols + 1);
-    snprintf(out->forms, sizeof out->forms, "A, A^T: plain");
+    const dev_copy_t *copies[] = {&b->a, &b->t};
+    const char *names[] = {"A", "A^T"};
+    out->bytes = 0;
+    out->forms[0] = '\0';
+    size_t used = 0;
+    for (int k = 0; k < 2; k++) {
+        const dev_copy_t *c = copies[k];
+        slp_values_form form = (slp_values_form)c->form;
+        out->bytes += index * (b->nnz + c->lines + 1) + slp_values_bytes(form, b->nnz, b->table_len);
+        char values[24] = "";
+        if (form == SLP_VALUES_TABLE8 || form == SLP_VALUES_TABLE16)
+            snprintf(values, sizeof values, " (%d values)", b->table_len);
+        if (used < sizeof out->forms)
+            used += (size_t)snprintf(out->forms + used, sizeof out->forms - used, "%s%s: %s%s",
+                                     used ? ", " : "", names[k], slp_values_form_name(form), values);
+    }
 }
 
 /* Host to device on the backend's stream (a non-blocking stream does not order
@@ -434,42 +517,43 @@ static cudaError_t h2d(cuda_backend_t *cu, void *dst, const void *src, size_t by
     return cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, cu->stream);
 }
 
-/* Upload one host CSR (int64 row_ptr, int32 col_idx) as device CSR with the
+/* Upload one host CSR (int64 row_ptr, int32 col_idx) as a device copy with the
  * block's index width: 32-bit narrows row_ptr, 64-bit widens col_idx, both on
- * the device. */
-static slp_err upload_csr(cuda_backend_t *cu, const slp_csr_t *h, int idx64, void **ptr,
-                          void **idx, double **val)
+ * the device. Plain values. */
+static slp_err upload_csr(cuda_backend_t *cu, const slp_csr_t *h, int idx64, dev_copy_t *c)
 {
     int64_t rows = h->rows, nnz = h->nnz;
     size_t w = idx64 ? sizeof(int64_t) : sizeof(int32_t);
-    CU_CALL(cu, cudaMalloc(ptr, (size_t)(rows + 1) * w));
-    CU_CALL(cu, cudaMalloc(idx, (size_t)(nnz > 0 ? nnz : 1) * w));
-    CU_CALL(cu, cudaMalloc((void **)val, (size_t)(nnz > 0 ? nnz : 1) * sizeof(double)));
+    c->lines = rows;
+    c->form = SLP_VALUES_PLAIN;
+    CU_CALL(cu, cudaMalloc(&c->ptr, (size_t)(rows + 1) * w));
+    CU_CALL(cu, cudaMalloc(&c->idx, (size_t)(nnz > 0 ? nnz : 1) * w));
+    CU_CALL(cu, cudaMalloc((void **)&c->val, (size_t)(nnz > 0 ? nnz : 1) * sizeof(double)));
     if (nnz > 0)
-        CU_CALL(cu, h2d(cu, *val, h->val, (size_t)nnz * sizeof(double)));
+        CU_CALL(cu, h2d(cu, c->val, h->val, (size_t)nnz * sizeof(double)));
     void *tmp = NULL;
     slp_err rc = SLP_OK;
     if (idx64) {
-        CU_CALL(cu, h2d(cu, *ptr, h->row_ptr, (size_t)(rows + 1) * sizeof(int64_t)));
+        CU_CALL(cu, h2d(cu, c->ptr, h->row_ptr, (size_t)(rows + 1) * sizeof(int64_t)));
         if (nnz > 0) {
             CU_CALL(cu, cudaMalloc(&tmp, (size_t)nnz * sizeof(int32_t)));
             rc = cuda_check(cu, h2d(cu, tmp, h->col_idx, (size_t)nnz * sizeof(int32_t)),
                             "cudaMemcpyAsync(col_idx)", __FILE__, __LINE__);
             if (rc == SLP_OK) {
                 k_widen_idx<<<grid_for(nnz, SLP_CUDA_MAX_BLOCKS), SLP_CUDA_BLOCK, 0, cu->stream>>>(
-                    (int64_t *)*idx, (const int32_t *)tmp, nnz);
+                    (int64_t *)c->idx, (const int32_t *)tmp, nnz);
                 rc = CU_LAUNCHED(cu, "k_widen_idx");
             }
         }
     } else {
         if (nnz > 0)
-            CU_CALL(cu, h2d(cu, *idx, h->col_idx, (size_t)nnz * sizeof(int32_t)));
+            CU_CALL(cu, h2d(cu, c->idx, h->col_idx, (size_t)nnz * sizeof(int32_t)));
         CU_CALL(cu, cudaMalloc(&tmp, (size_t)(rows + 1) * sizeof(int64_t)));
         rc = cuda_check(cu, h2d(cu, tmp, h->row_ptr, (size_t)(rows + 1) * sizeof(int64_t)),
                         "cudaMemcpyAsync(row_ptr)", __FILE__, __LINE__);
         if (rc == SLP_OK) {
             k_narrow_ptr<<<grid_for(rows + 1, SLP_CUDA_MAX_BLOCKS), SLP_CUDA_BLOCK, 0, cu->stream>>>(
-                (int32_t *)*ptr, (const int64_t *)tmp, rows + 1);
+                (int32_t *)c->ptr, (const int64_t *)tmp, rows + 1);
             rc = CU_LAUNCHED(cu, "k_narrow_ptr");
         }
     }
@@ -485,21 +569,24 @@ static slp_err upload_csr(cuda_backend_t *cu, const slp_csr_t *h, int idx64, voi
 static slp_err transpose_on_device(cuda_backend_t *cu, slp_block_t *b)
 {
     int m = (int)b->rows, n = (int)b->cols, nnz = (int)b->nnz;
-    CU_CALL(cu, cudaMalloc(&b->t_ptr, (size_t)(n + 1) * sizeof(int32_t)));
-    CU_CALL(cu, cudaMalloc(&b->t_idx, (size_t)nnz * sizeof(int32_t)));
-    CU_CALL(cu, cudaMalloc((void **)&b->t_val, (size_t)nnz * sizeof(double)));
+    dev_copy_t *a = &b->a, *t = &b->t;
+    t->lines = n;
+    t->form = SLP_VALUES_PLAIN;
+    CU_CALL(cu, cudaMalloc(&t->ptr, (size_t)(n + 1) * sizeof(int32_t)));
+    CU_CALL(cu, cudaMalloc(&t->idx, (size_t)nnz * sizeof(int32_t)));
+    CU_CALL(cu, cudaMalloc((void **)&t->val, (size_t)nnz * sizeof(double)));
     size_t bytes = 0;
-    SP_CALL(cu, slp_cusparse()->Csr2cscEx2_bufferSize(cu->sparse, m, n, nnz, b->a_val, (int *)b->a_ptr,
-                                              (int *)b->a_idx, b->t_val, (int *)b->t_ptr,
-                                              (int *)b->t_idx, CUDA_R_64F, CUSPARSE_ACTION_NUMERIC,
+    SP_CALL(cu, slp_cusparse()->Csr2cscEx2_bufferSize(cu->sparse, m, n, nnz, a->val, (int *)a->ptr,
+                                              (int *)a->idx, t->val, (int *)t->ptr,
+                                              (int *)t->idx, CUDA_R_64F, CUSPARSE_ACTION_NUMERIC,
                                               CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1,
                                               &bytes));
     void *work = NULL;
     CU_CALL(cu, cudaMalloc(&work, bytes > 0 ? bytes : 1));
     slp_err rc = sparse_check(
         cu,
-        slp_cusparse()->Csr2cscEx2(cu->sparse, m, n, nnz, b->a_val, (int *)b->a_ptr, (int *)b->a_idx,
-                           b->t_val, (int *)b->t_ptr, (int *)b->t_idx, CUDA_R_64F,
+        slp_cusparse()->Csr2cscEx2(cu->sparse, m, n, nnz, a->val, (int *)a->ptr, (int *)a->idx,
+                           t->val, (int *)t->ptr, (int *)t->idx, CUDA_R_64F,
                            CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
                            CUSPARSE_CSR2CSC_ALG1, work),
         "cusparseCsr2cscEx2", __FILE__, __LINE__);
@@ -510,42 +597,71 @@ static slp_err transpose_on_device(cuda_backend_t *cu, slp_block_t *b)
     return rc;
 }
 
-/* Descriptors, SpMV buffer sizes, and the one-time preprocessing of both products. */
-static slp_err prepare_spmv(cuda_backend_t *cu, slp_block_t *b)
+/* A copy's plain values into `form` (the block's table uploaded already for a table
+ * form), the doubles then freed. */
+static slp_err encode_copy(cuda_backend_t *cu, const slp_block_t *b, slp_values_form form,
+                           dev_copy_t *c)
 {
-    cusparseIndexType_t it = b->idx64 ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
-    SP_CALL(cu, slp_cusparse()->CreateCsr(&b->mat_a, b->rows, b->cols, b->nnz, b->a_ptr, b->a_idx,
-                                  b->a_val, it, it, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
-    SP_CALL(cu, slp_cusparse()->CreateCsr(&b->mat_t, b->cols, b->rows, b->nnz, b->t_ptr, b->t_idx,
-                                  b->t_val, it, it, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
-    CU_CALL(cu, cudaMalloc((void **)&b->scratch_n, (size_t)b->cols * sizeof(double)));
-    CU_CALL(cu, cudaMalloc((void **)&b->scratch_m, (size_t)b->rows * sizeof(double)));
-    CU_CALL(cu, cudaMemsetAsync(b->scratch_n, 0, (size_t)b->cols * sizeof(double), cu->stream));
-    CU_CALL(cu, cudaMemsetAsync(b->scratch_m, 0, (size_t)b->rows * sizeof(double), cu->stream));
-    SP_CALL(cu, slp_cusparse()->CreateDnVec(&b->vec_n, b->cols, b->scratch_n, CUDA_R_64F));
-    SP_CALL(cu, slp_cusparse()->CreateDnVec(&b->vec_m, b->rows, b->scratch_m, CUDA_R_64F));
-    const double one = 1.0, zero = 0.0;
-    size_t bytes_a = 0, bytes_t = 0;
-    SP_CALL(cu, slp_cusparse()->SpMV_bufferSize(cu->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
-                                        b->mat_a, b->vec_n, &zero, b->vec_m, CUDA_R_64F,
-                                        CUSPARSE_SPMV_CSR_ALG2, &bytes_a));
-    SP_CALL(cu, slp_cusparse()->SpMV_bufferSize(cu->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
-                                        b->mat_t, b->vec_m, &zero, b->vec_n, CUDA_R_64F,
-                                        CUSPARSE_SPMV_CSR_ALG2, &bytes_t));
-    CU_CALL(cu, cudaMalloc(&b->buf_a, bytes_a > 0 ? bytes_a : 1));
-    CU_CALL(cu, cudaMalloc(&b->buf_t, bytes_t > 0 ? bytes_t : 1));
-    SP_CALL(cu, slp_cusparse()->SpMV_preprocess(cu->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
-                                        b->mat_a, b->vec_n, &zero, b->vec_m, CUDA_R_64F,
-                                        CUSPARSE_SPMV_CSR_ALG2, b->buf_a));
-    SP_CALL(cu, slp_cusparse()->SpMV_preprocess(cu->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
-                                        b->mat_t, b->vec_m, &zero, b->vec_n, CUDA_R_64F,
-                                        CUSPARSE_SPMV_CSR_ALG2, b->buf_t));
+    int64_t nnz = b->nnz;
+    unsigned blocks = grid_for(nnz, SLP_CUDA_MAX_BLOCKS);
+    if (form == SLP_VALUES_SIGNED) {
+        k_sign_bits<<<blocks, SLP_CUDA_BLOCK, 0, cu->stream>>>((uint32_t *)c->idx, c->val, nnz);
+    } else if (form == SLP_VALUES_TABLE8) {
+        CU_CALL(cu, cudaMalloc(&c->codes, (size_t)nnz * sizeof(uint8_t)));
+        k_table_codes<uint8_t><<<blocks, SLP_CUDA_BLOCK, 0, cu->stream>>>(
+            (uint8_t *)c->codes, c->val, nnz, b->table, b->table_len);
+    } else {
+        CU_CALL(cu, cudaMalloc(&c->codes, (size_t)nnz * sizeof(uint16_t)));
+        k_table_codes<uint16_t><<<blocks, SLP_CUDA_BLOCK, 0, cu->stream>>>(
+            (uint16_t *)c->codes, c->val, nnz, b->table, b->table_len);
+    }
+    SLP_CALL(CU_LAUNCHED(cu, "k_sign_bits / k_table_codes"));
     CU_CALL(cu, cudaStreamSynchronize(cu->stream));
+    cudaFree(c->val);
+    c->val = NULL;
+    c->form = form;
     return SLP_OK;
 }
 
+/* Both copies' values in the exact form of fewest bytes (core/values.h; the two copies
+ * hold the same values), unless plain values are asked for. The forms need 32-bit
+ * indices (the sign rides in bit 31): a block with 64-bit indices stays plain. Every
+ * product of the CUDA backend is a gathering one, so auto takes tables wherever they
+ * are smallest (the CPU backend's exception for scattering products does not arise). */
+static slp_err compact_values(cuda_backend_t *cu, const slp_csr_t *a, slp_block_values values,
+                              slp_block_t *b)
+{
+    if (values == SLP_BLOCK_VALUES_PLAIN || b->idx64)
+        return SLP_OK;
+    slp_values_tally_t *tally = NULL;
+    SLP_CALL(slp_values_tally_open(&tally));
+    slp_values_tally_add(tally, a->val, a->nnz);
+    slp_values_survey_t survey;
+    slp_values_tally_survey(tally, &survey);
+    double *table = NULL;
+    int len = 0;
+    slp_err rc = SLP_OK;
+    if (survey.form == SLP_VALUES_TABLE8 || survey.form == SLP_VALUES_TABLE16)
+        rc = slp_values_tally_table(tally, &table, &len);
+    slp_values_tally_close(tally);
+    if (rc == SLP_OK && table) {
+        b->table_len = len;
+        rc = cuda_check(cu, cudaMalloc((void **)&b->table, (size_t)len * sizeof(double)),
+                        "cudaMalloc(table)", __FILE__, __LINE__);
+        if (rc == SLP_OK)
+            rc = cuda_check(cu, h2d(cu, b->table, table, (size_t)len * sizeof(double)),
+                            "cudaMemcpyAsync(table)", __FILE__, __LINE__);
+    }
+    if (rc == SLP_OK && survey.form != SLP_VALUES_PLAIN)
+        rc = encode_copy(cu, b, survey.form, &b->a);
+    if (rc == SLP_OK && survey.form != SLP_VALUES_PLAIN)
+        rc = encode_copy(cu, b, survey.form, &b->t);
+    free(table);
+    return rc;
+}
+
 static slp_err build_block(cuda_backend_t *cu, slp_csr_t *a, const slp_csr_t *at_given,
-                           slp_block_t *b)
+                           const slp_block_options_t *opt, slp_block_t *b)
 {
     b->rows = a->rows;
     b->cols = a->cols;
@@ -554,27 +670,28 @@ static slp_err build_block(cuda_backend_t *cu, slp_csr_t *a, const slp_csr_t *at
     if (b->empty)
         return SLP_OK;
     b->idx64 = a->nnz > INT32_MAX || a->rows > INT32_MAX || a->cols > INT32_MAX;
-    SLP_CALL(upload_csr(cu, a, b->idx64, &b->a_ptr, &b->a_idx, &b->a_val));
+    SLP_CALL(upload_csr(cu, a, b->idx64, &b->a));
     if (b->idx64) {
         /* cusparseCsr2cscEx2 is 32-bit only: the host's transpose, uploaded. */
         slp_csr_t at;
         memset(&at, 0, sizeof at);
         if (!at_given)
             SLP_CALL(slp_csr_transpose(a, &at));
-        slp_err rc = upload_csr(cu, at_given ? at_given : &at, 1, &b->t_ptr, &b->t_idx, &b->t_val);
+        slp_err rc = upload_csr(cu, at_given ? at_given : &at, 1, &b->t);
         cudaStreamSynchronize(cu->stream); /* no copy from `at` in flight, even on failure */
         slp_csr_free(&at);
         SLP_CALL(rc);
     } else {
         SLP_CALL(transpose_on_device(cu, b));
     }
-    return prepare_spmv(cu, b);
+    b->a.width = slp_lanes_for(b->nnz, b->rows);
+    b->t.width = slp_lanes_for(b->nnz, b->cols);
+    return compact_values(cu, a, opt ? opt->values : SLP_BLOCK_VALUES_AUTO, b);
 }
 
 static slp_err cu_block_create(slp_backend_t *be, slp_csr_t *a, slp_csr_t *at,
                                const slp_block_options_t *opt, slp_block_t **out)
 {
-    (void)opt; /* always A and A^T in plain doubles: cuSPARSE's row-wise SpMV on both */
     cuda_backend_t *cu = cuda_of(be);
     *out = NULL;
     if (cu->failed != SLP_OK)
@@ -582,7 +699,7 @@ static slp_err cu_block_create(slp_backend_t *be, slp_csr_t *a, slp_csr_t *at,
     slp_block_t *b = (slp_block_t *)slp_calloc(1, sizeof *b);
     if (!b)
         return SLP_ERR_NOMEM;
-    slp_err rc = build_block(cu, a, at, b);
+    slp_err rc = build_block(cu, a, at, opt, b);
     if (rc != SLP_OK) {
         cudaStreamSynchronize(cu->stream);
         block_free(b);
@@ -593,6 +710,41 @@ static slp_err cu_block_create(slp_backend_t *be, slp_csr_t *a, slp_csr_t *at,
         slp_csr_free(at);
     *out = b;
     return SLP_OK;
+}
+
+/* out = (lines of copy c) . in: one thread per lane, `width` lanes per line. */
+static void gather(cuda_backend_t *cu, const slp_block_t *b, const dev_copy_t *c, const double *in,
+                   double *out)
+{
+    int64_t threads = c->lines * c->width;
+    unsigned blocks = (unsigned)((threads + SLP_CUDA_BLOCK - 1) / SLP_CUDA_BLOCK);
+    if (b->idx64) {
+        k_gather64<<<blocks, SLP_CUDA_BLOCK, 0, cu->stream>>>(
+            (const int64_t *)c->ptr, (const int64_t *)c->idx, c->val, c->width, c->lines, in, out);
+        CU_LAUNCHED(cu, "k_gather64");
+        return;
+    }
+    slp_line_entries_t e = {c->form, (const int32_t *)c->idx, c->val, (const uint8_t *)c->codes,
+                            (const uint16_t *)c->codes, b->table};
+    const int32_t *ptr = (const int32_t *)c->ptr;
+    switch (c->form) {
+    case SLP_VALUES_SIGNED:
+        k_gather<SLP_VALUES_SIGNED><<<blocks, SLP_CUDA_BLOCK, 0, cu->stream>>>(ptr, e, c->width,
+                                                                               c->lines, in, out);
+        break;
+    case SLP_VALUES_TABLE8:
+        k_gather<SLP_VALUES_TABLE8><<<blocks, SLP_CUDA_BLOCK, 0, cu->stream>>>(ptr, e, c->width,
+                                                                               c->lines, in, out);
+        break;
+    case SLP_VALUES_TABLE16:
+        k_gather<SLP_VALUES_TABLE16><<<blocks, SLP_CUDA_BLOCK, 0, cu->stream>>>(ptr, e, c->width,
+                                                                                c->lines, in, out);
+        break;
+    default:
+        k_gather<SLP_VALUES_PLAIN><<<blocks, SLP_CUDA_BLOCK, 0, cu->stream>>>(ptr, e, c->width,
+                                                                              c->lines, in, out);
+    }
+    CU_LAUNCHED(cu, "k_gather");
 }
 
 static void product(cuda_backend_t *cu, const slp_block_t *b, int transposed, const double *in,
@@ -609,19 +761,7 @@ static void product(cuda_backend_t *cu, const slp_block_t *b, int transposed, co
         }
         return;
     }
-    cusparseDnVecDescr_t vin = transposed ? b->vec_m : b->vec_n;
-    cusparseDnVecDescr_t vout = transposed ? b->vec_n : b->vec_m;
-    const double one = 1.0, zero = 0.0;
-    if (sparse_check(cu, slp_cusparse()->DnVecSetValues(vin, (void *)in), "cusparseDnVecSetValues",
-                     __FILE__, __LINE__) != SLP_OK ||
-        sparse_check(cu, slp_cusparse()->DnVecSetValues(vout, out), "cusparseDnVecSetValues", __FILE__,
-                     __LINE__) != SLP_OK)
-        return;
-    sparse_check(cu,
-                 slp_cusparse()->SpMV(cu->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
-                              transposed ? b->mat_t : b->mat_a, vin, &zero, vout, CUDA_R_64F,
-                              CUSPARSE_SPMV_CSR_ALG2, transposed ? b->buf_t : b->buf_a),
-                 "cusparseSpMV", __FILE__, __LINE__);
+    gather(cu, b, transposed ? &b->t : &b->a, in, out);
 }
 
 static void cu_spmv(slp_backend_t *be, const slp_block_t *a, const double *x, double *y)

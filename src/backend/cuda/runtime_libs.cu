@@ -51,16 +51,8 @@ slp_err slp_cusparse_load(const slp_cusparse_api_t **out)
         SLP_FN(g_cusparse, cusparse, Destroy),
         SLP_FN(g_cusparse, cusparse, SetStream),
         SLP_FN(g_cusparse, cusparse, GetErrorString),
-        SLP_FN(g_cusparse, cusparse, CreateCsr),
-        SLP_FN(g_cusparse, cusparse, DestroySpMat),
-        SLP_FN(g_cusparse, cusparse, CreateDnVec),
-        SLP_FN(g_cusparse, cusparse, DestroyDnVec),
-        SLP_FN(g_cusparse, cusparse, DnVecSetValues),
         SLP_FN(g_cusparse, cusparse, Csr2cscEx2_bufferSize),
         SLP_FN(g_cusparse, cusparse, Csr2cscEx2),
-        SLP_FN(g_cusparse, cusparse, SpMV_bufferSize),
-        SLP_FN(g_cusparse, cusparse, SpMV_preprocess),
-        SLP_FN(g_cusparse, cusparse, SpMV),
     };
     *out = NULL;
     SLP_CALL(load_once(&g_cusparse_loaded, "cusparse", CUSPARSE_VER_MAJOR, table,

@@ -20,16 +20,8 @@ typedef struct {
     decltype(&cusparseDestroy) Destroy;
     decltype(&cusparseSetStream) SetStream;
     decltype(&cusparseGetErrorString) GetErrorString;
-    decltype(&cusparseCreateCsr) CreateCsr;
-    decltype(&cusparseDestroySpMat) DestroySpMat;
-    decltype(&cusparseCreateDnVec) CreateDnVec;
-    decltype(&cusparseDestroyDnVec) DestroyDnVec;
-    decltype(&cusparseDnVecSetValues) DnVecSetValues;
     decltype(&cusparseCsr2cscEx2_bufferSize) Csr2cscEx2_bufferSize;
     decltype(&cusparseCsr2cscEx2) Csr2cscEx2;
-    decltype(&cusparseSpMV_bufferSize) SpMV_bufferSize;
-    decltype(&cusparseSpMV_preprocess) SpMV_preprocess;
-    decltype(&cusparseSpMV) SpMV;
 } slp_cusparse_api_t;
 
 /* Load cuSPARSE once (later calls return the same table); SLP_ERR_UNSUPPORTED with a
