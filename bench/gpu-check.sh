@@ -5,7 +5,8 @@
 #   2. unit tests; test_kernels compares every backend operation CUDA vs CPU
 #   3. the same instances with --backend cpu and --backend cuda: afiro, sc50b,
 #      adlittle, 25fv47, a small mcf and a small design-match; status equal,
-#      objectives within 1e-8 relative (CMP_TOL), iterations reported
+#      objectives within 1e-8 relative (CMP_TOL), iterations reported; the
+#      design-match again with --precision fp32-matrix
 #   3b. compact matrix values on the device (tests/mpi/matrix_values.sh with the device
 #      backend, grids 1x1 and 1x2): every form's solve bit for bit the plain one's
 #   4. two ranks sharing the one GPU (--comm-lib mpi, grid 1x2, host-staged
@@ -155,6 +156,18 @@ for f in "${INSTANCES[@]}"; do
     compare "$name" "$WORK/$name-cpu.json" "$WORK/$name-$DEV.json" | tee -a "$OUT/log.txt"
     [ "${PIPESTATUS[0]}" = 0 ] || FAILED=1
 done
+
+# FP32 matrix values (--precision fp32-matrix) on both backends
+if [ -d "$WORK/design-match-small" ]; then
+    for be in cpu $DEV; do
+        run 90 "solve-design-match-fp32-$be" "$SLP" solve "$WORK/design-match-small" --backend "$be" \
+            --precision fp32-matrix --tol 1e-8 --time-limit 60 --verbose \
+            --json "$WORK/dm-fp32-$be.json" || log "design-match fp32 $be: exit $?"
+    done
+    grep -h "^Matrix:" "$OUT/solve-design-match-fp32-$DEV.log" | tee -a "$OUT/log.txt"
+    compare design-match-fp32 "$WORK/dm-fp32-cpu.json" "$WORK/dm-fp32-$DEV.json" | tee -a "$OUT/log.txt"
+    [ "${PIPESTATUS[0]}" = 0 ] || FAILED=1
+fi
 
 # ---------------------------------------------------------------- 3b. compact values on the device
 if [ -n "$SHARED" ]; then

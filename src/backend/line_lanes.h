@@ -16,14 +16,19 @@
 #include "backend/kernels.h"
 #include "core/values.h"
 
-/* A copy's entries with 32-bit column indices, in one of the four forms. */
+/* Not a form of the values: the FP32 copy of plain values that the iterations read
+ * under --precision fp32-matrix (each term (double) v32 * x, as on the CPU). */
+#define SLP_LINE_FP32 4
+
+/* A copy's entries with 32-bit column indices, in one of the four forms (or FP32). */
 typedef struct {
-    int form;               /* slp_values_form */
+    int form;               /* slp_values_form, or SLP_LINE_FP32 */
     const int32_t *idx;     /* column index; SIGNED: bit 31 is the sign */
     const double *val;      /* PLAIN */
     const uint8_t *code8;   /* TABLE8 */
     const uint16_t *code16; /* TABLE16 */
     const double *table;    /* TABLE8, TABLE16: the distinct values */
+    const float *val32;     /* SLP_LINE_FP32 */
 } slp_line_entries_t;
 
 /* Entry k's term value * x[column]. */
@@ -39,6 +44,8 @@ SLP_INLINE double slp_line_term(const slp_line_entries_t *e, int64_t k, const do
         return e->table[e->code8[k]] * x[e->idx[k]];
     case SLP_VALUES_TABLE16:
         return e->table[e->code16[k]] * x[e->idx[k]];
+    case SLP_LINE_FP32:
+        return (double)e->val32[k] * x[e->idx[k]];
     default:
         return e->val[k] * x[e->idx[k]];
     }

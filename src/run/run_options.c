@@ -267,8 +267,6 @@ slp_err slp_run_options_validate(const slp_run_options_t *o)
                          "checkpoint = DIR / resume = DIR do not support polish = on yet");
     if (o->solver.comm_lib == SLP_COMM_LIB_NCCL && o->backend != SLP_BACKEND_CUDA)
         return slp_error(SLP_ERR_INPUT, "comm_lib = nccl needs backend = cuda");
-    if (o->solver.precision == SLP_PRECISION_FP32_MATRIX && o->backend == SLP_BACKEND_CUDA)
-        return slp_error(SLP_ERR_INPUT, "precision = fp32-matrix needs backend = cpu or guarded");
     if (o->crossover)
         return slp_error(SLP_ERR_UNSUPPORTED,
                          "crossover = on: this build has no HiGHS library to run crossover with; "

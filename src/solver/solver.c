@@ -225,7 +225,8 @@ static slp_err check_device_memory(slp_pdhg_t *s, const slp_local_problem_t *lp)
     const slp_csr_t *a = &lp->A;
     int wide = a->nnz > INT32_MAX || a->rows > INT32_MAX || a->cols > INT32_MAX;
     double idx = wide ? 8.0 : 4.0;
-    double matrix = 2.0 * (double)a->nnz * (8.0 + idx) + idx * (double)(a->rows + a->cols + 2) +
+    double values = s->set->precision == SLP_PRECISION_FP32_MATRIX ? 12.0 : 8.0;
+    double matrix = 2.0 * (double)a->nnz * (values + idx) + idx * (double)(a->rows + a->cols + 2) +
                     8.0 * (double)(a->rows + a->cols);
     double need = 1.1 * (vectors + matrix) + 64.0 * 1024 * 1024;
     if (need <= (double)free_bytes)

@@ -4,8 +4,8 @@
  * (signed-unit, table8, table16) gives each line's dot product bit for bit as plain
  * doubles do, for every lane count; the sums are right (against a long double sum, and
  * exactly on integers); the lanes take strided entries and meet in the documented tree;
- * the device's table codes are slp_values_encode's; the lane count follows the mean
- * line length. */
+ * the device's table codes are slp_values_encode's; the FP32 copy's sums are those of the
+ * float-rounded values; the lane count follows the mean line length. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +58,7 @@ static void check_form(const lines_t *l, slp_values_form form, const double *x, 
     double *table = NULL;
     int table_len = 0;
     void *codes = NULL;
-    slp_line_entries_t plain = {SLP_VALUES_PLAIN, l->idx, l->val, NULL, NULL, NULL};
+    slp_line_entries_t plain = {SLP_VALUES_PLAIN, l->idx, l->val, NULL, NULL, NULL, NULL};
     slp_line_entries_t e = plain;
     e.form = form;
     if (form == SLP_VALUES_SIGNED) {
@@ -115,6 +115,47 @@ static void test_forms(void)
     free(l);
 }
 
+/* The FP32 copy (--precision fp32-matrix): each term (double) v32 * x, so on values that
+ * are floats already the sums are plain's bit for bit, and otherwise within a float's
+ * rounding of each value. */
+static void test_fp32(void)
+{
+    double x[1000];
+    for (int j = 0; j < 1000; j++)
+        x[j] = (double)(next_u64() % 2000001) / 1000.0 - 1000.0 + 1.0 / 3.0;
+    lines_t *l = malloc(sizeof *l);
+    double many[300];
+    for (int k = 0; k < 300; k++)
+        many[k] = ((double)k + 0.1) / 7.0 * (k % 3 ? 1.0 : -1.0);
+    make_lines(l, 1000, many, 300);
+    float *v32 = malloc(sizeof *v32 * (size_t)(l->nnz + 1));
+    double *rounded = malloc(sizeof *rounded * (size_t)(l->nnz + 1));
+    for (int64_t k = 0; k < l->nnz; k++) {
+        v32[k] = (float)l->val[k];
+        rounded[k] = (double)v32[k];
+    }
+    slp_line_entries_t f = {SLP_LINE_FP32, l->idx, NULL, NULL, NULL, NULL, v32};
+    slp_line_entries_t p = {SLP_VALUES_PLAIN, l->idx, rounded, NULL, NULL, NULL, NULL};
+    slp_line_entries_t d = {SLP_VALUES_PLAIN, l->idx, l->val, NULL, NULL, NULL, NULL};
+    int same = 1, near = 1;
+    for (int width = 1; width <= 32; width *= 2)
+        for (int i = 0; i < LINES; i++) {
+            double a = slp_line_dot_lanes(&f, l->ptr[i], l->ptr[i + 1], width, x);
+            double b = slp_line_dot_lanes(&p, l->ptr[i], l->ptr[i + 1], width, x);
+            double c = slp_line_dot_lanes(&d, l->ptr[i], l->ptr[i + 1], width, x);
+            double mag = 0.0;
+            for (int64_t k = l->ptr[i]; k < l->ptr[i + 1]; k++)
+                mag += fabs(l->val[k] * x[l->idx[k]]);
+            same &= same_bits(a, b);
+            near &= fabs(a - c) <= 1e-7 * mag;
+        }
+    CHECK(same, "fp32: the plain sums of the float-rounded values, bit for bit");
+    CHECK(near, "fp32: within a float's rounding of the doubles' sums");
+    free(v32);
+    free(rounded);
+    free(l);
+}
+
 /* Small integers: every partial sum is exact, so every lane count gives the exact dot. */
 static void test_exact(void)
 {
@@ -124,7 +165,7 @@ static void test_exact(void)
     lines_t *l = malloc(sizeof *l);
     const double ints[] = {1.0, -2.0, 3.0, 7.0, -12.0};
     make_lines(l, 50, ints, 5);
-    slp_line_entries_t e = {SLP_VALUES_PLAIN, l->idx, l->val, NULL, NULL, NULL};
+    slp_line_entries_t e = {SLP_VALUES_PLAIN, l->idx, l->val, NULL, NULL, NULL, NULL};
     int exact = 1;
     for (int width = 1; width <= 32; width *= 2)
         for (int i = 0; i < LINES; i++) {
@@ -145,7 +186,7 @@ static void test_order(void)
 {
     const int32_t idx[4] = {0, 1, 2, 3};
     const double val[4] = {1e16, 1.0, -1e16, 1.0}, x[4] = {1.0, 1.0, 1.0, 1.0};
-    slp_line_entries_t e = {SLP_VALUES_PLAIN, idx, val, NULL, NULL, NULL};
+    slp_line_entries_t e = {SLP_VALUES_PLAIN, idx, val, NULL, NULL, NULL, NULL};
     CHECK(slp_line_dot_lanes(&e, 0, 4, 1, x) == 1.0, "one lane: in order");
     CHECK(slp_line_dot_lanes(&e, 0, 4, 2, x) == 2.0, "two lanes: strided, then added");
     CHECK(slp_line_dot_lanes(&e, 0, 4, 4, x) == 2.0, "four lanes: lanes 0+2 and 1+3, then 0+1");
@@ -191,6 +232,7 @@ static void test_lanes_for(void)
 int main(void)
 {
     test_forms();
+    test_fp32();
     test_exact();
     test_order();
     test_codes();

@@ -58,6 +58,7 @@ typedef struct { /* one copy in CSR, device memory: A (rows x cols) or A^T (cols
     void *ptr, *idx; /* int32 or int64 by the block's idx64; SIGNED: bit 31 of idx the sign */
     double *val;     /* PLAIN */
     void *codes;     /* TABLE8: uint8, TABLE16: uint16 */
+    float *val32;    /* --precision fp32-matrix, plain values: the iterations' values */
     int form;        /* slp_values_form */
     int width;       /* lanes per line of the product (slp_lanes_for) */
 } dev_copy_t;
@@ -207,6 +208,12 @@ __global__ void k_widen_idx(int64_t *dst, const int32_t *src, int64_t len)
 __global__ void k_sign_bits(uint32_t *idx, const double *val, int64_t nnz)
 {
     SLP_GRID_STRIDE(k, nnz) idx[k] |= val[k] < 0.0 ? SLP_SIGN_BIT : 0u;
+}
+
+/* FP32 copies of plain values (--precision fp32-matrix). */
+__global__ void k_to_float(float *dst, const double *src, int64_t len)
+{
+    SLP_GRID_STRIDE(k, len) dst[k] = (float)src[k];
 }
 
 /* Each value's position in the table (a table form). */
@@ -461,7 +468,7 @@ static double cu_vec_dot(slp_backend_t *be, const double *x, const double *y, in
 
 static void copy_free(dev_copy_t *c)
 {
-    void *dev[] = {c->ptr, c->idx, c->val, c->codes};
+    void *dev[] = {c->ptr, c->idx, c->val, c->codes, c->val32};
     for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
         if (dev[k])
             cudaFree(dev[k]);
@@ -500,13 +507,15 @@ static void cu_block_report(slp_backend_t *be, const slp_block_t *b, slp_block_r
     for (int k = 0; k < 2; k++) {
         const dev_copy_t *c = copies[k];
         slp_values_form form = (slp_values_form)c->form;
-        out->bytes += index * (b->nnz + c->lines + 1) + slp_values_bytes(form, b->nnz, b->table_len);
+        out->bytes += index * (b->nnz + c->lines + 1) + slp_values_bytes(form, b->nnz, b->table_len) +
+                      (c->val32 ? 4 * b->nnz : 0);
         char values[24] = "";
         if (form == SLP_VALUES_TABLE8 || form == SLP_VALUES_TABLE16)
             snprintf(values, sizeof values, " (%d values)", b->table_len);
         if (used < sizeof out->forms)
-            used += (size_t)snprintf(out->forms + used, sizeof out->forms - used, "%s%s: %s%s",
-                                     used ? ", " : "", names[k], slp_values_form_name(form), values);
+            used += (size_t)snprintf(out->forms + used, sizeof out->forms - used, "%s%s: %s%s%s",
+                                     used ? ", " : "", names[k], slp_values_form_name(form), values,
+                                     c->val32 ? " + fp32" : "");
     }
 }
 
@@ -660,6 +669,15 @@ static slp_err compact_values(cuda_backend_t *cu, const slp_csr_t *a, slp_block_
     return rc;
 }
 
+/* The FP32 copy of a plain copy's values, beside the doubles (the checks read those). */
+static slp_err fp32_copy(cuda_backend_t *cu, const slp_block_t *b, dev_copy_t *c)
+{
+    CU_CALL(cu, cudaMalloc((void **)&c->val32, (size_t)b->nnz * sizeof(float)));
+    k_to_float<<<grid_for(b->nnz, SLP_CUDA_MAX_BLOCKS), SLP_CUDA_BLOCK, 0, cu->stream>>>(
+        c->val32, c->val, b->nnz);
+    return CU_LAUNCHED(cu, "k_to_float");
+}
+
 static slp_err build_block(cuda_backend_t *cu, slp_csr_t *a, const slp_csr_t *at_given,
                            const slp_block_options_t *opt, slp_block_t *b)
 {
@@ -686,7 +704,14 @@ static slp_err build_block(cuda_backend_t *cu, slp_csr_t *a, const slp_csr_t *at
     }
     b->a.width = slp_lanes_for(b->nnz, b->rows);
     b->t.width = slp_lanes_for(b->nnz, b->cols);
-    return compact_values(cu, a, opt ? opt->values : SLP_BLOCK_VALUES_AUTO, b);
+    SLP_CALL(compact_values(cu, a, opt ? opt->values : SLP_BLOCK_VALUES_AUTO, b));
+    /* an exact compact form is as small already; 64-bit blocks keep doubles only */
+    if (!opt || !opt->fp32_iterations || b->a.form != SLP_VALUES_PLAIN || b->idx64)
+        return SLP_OK;
+    SLP_CALL(fp32_copy(cu, b, &b->a));
+    SLP_CALL(fp32_copy(cu, b, &b->t));
+    CU_CALL(cu, cudaStreamSynchronize(cu->stream));
+    return SLP_OK;
 }
 
 static slp_err cu_block_create(slp_backend_t *be, slp_csr_t *a, slp_csr_t *at,
@@ -712,9 +737,10 @@ static slp_err cu_block_create(slp_backend_t *be, slp_csr_t *a, slp_csr_t *at,
     return SLP_OK;
 }
 
-/* out = (lines of copy c) . in: one thread per lane, `width` lanes per line. */
-static void gather(cuda_backend_t *cu, const slp_block_t *b, const dev_copy_t *c, const double *in,
-                   double *out)
+/* out = (lines of copy c) . in: one thread per lane, `width` lanes per line; `fp32`:
+ * the FP32 values where the copy has them. */
+static void gather(cuda_backend_t *cu, const slp_block_t *b, const dev_copy_t *c, int fp32,
+                   const double *in, double *out)
 {
     int64_t threads = c->lines * c->width;
     unsigned blocks = (unsigned)((threads + SLP_CUDA_BLOCK - 1) / SLP_CUDA_BLOCK);
@@ -724,10 +750,11 @@ static void gather(cuda_backend_t *cu, const slp_block_t *b, const dev_copy_t *c
         CU_LAUNCHED(cu, "k_gather64");
         return;
     }
-    slp_line_entries_t e = {c->form, (const int32_t *)c->idx, c->val, (const uint8_t *)c->codes,
-                            (const uint16_t *)c->codes, b->table};
+    int form = fp32 && c->val32 ? SLP_LINE_FP32 : c->form;
+    slp_line_entries_t e = {form, (const int32_t *)c->idx, c->val, (const uint8_t *)c->codes,
+                            (const uint16_t *)c->codes, b->table, c->val32};
     const int32_t *ptr = (const int32_t *)c->ptr;
-    switch (c->form) {
+    switch (form) {
     case SLP_VALUES_SIGNED:
         k_gather<SLP_VALUES_SIGNED><<<blocks, SLP_CUDA_BLOCK, 0, cu->stream>>>(ptr, e, c->width,
                                                                                c->lines, in, out);
@@ -740,6 +767,10 @@ static void gather(cuda_backend_t *cu, const slp_block_t *b, const dev_copy_t *c
         k_gather<SLP_VALUES_TABLE16><<<blocks, SLP_CUDA_BLOCK, 0, cu->stream>>>(ptr, e, c->width,
                                                                                 c->lines, in, out);
         break;
+    case SLP_LINE_FP32:
+        k_gather<SLP_LINE_FP32><<<blocks, SLP_CUDA_BLOCK, 0, cu->stream>>>(ptr, e, c->width,
+                                                                           c->lines, in, out);
+        break;
     default:
         k_gather<SLP_VALUES_PLAIN><<<blocks, SLP_CUDA_BLOCK, 0, cu->stream>>>(ptr, e, c->width,
                                                                               c->lines, in, out);
@@ -747,8 +778,8 @@ static void gather(cuda_backend_t *cu, const slp_block_t *b, const dev_copy_t *c
     CU_LAUNCHED(cu, "k_gather");
 }
 
-static void product(cuda_backend_t *cu, const slp_block_t *b, int transposed, const double *in,
-                    double *out)
+static void product(cuda_backend_t *cu, const slp_block_t *b, int transposed, int fp32,
+                    const double *in, double *out)
 {
     int64_t out_len = transposed ? b->cols : b->rows;
     if (cu->failed != SLP_OK)
@@ -761,17 +792,28 @@ static void product(cuda_backend_t *cu, const slp_block_t *b, int transposed, co
         }
         return;
     }
-    gather(cu, b, transposed ? &b->t : &b->a, in, out);
+    gather(cu, b, transposed ? &b->t : &b->a, fp32, in, out);
 }
 
 static void cu_spmv(slp_backend_t *be, const slp_block_t *a, const double *x, double *y)
 {
-    product(cuda_of(be), a, 0, x, y);
+    product(cuda_of(be), a, 0, 0, x, y);
 }
 
 static void cu_spmv_t(slp_backend_t *be, const slp_block_t *a, const double *y, double *x)
 {
-    product(cuda_of(be), a, 1, y, x);
+    product(cuda_of(be), a, 1, 0, y, x);
+}
+
+/* The iterations' products: the FP32 values where the block has them. */
+static void cu_spmv_iterate(slp_backend_t *be, const slp_block_t *a, const double *x, double *y)
+{
+    product(cuda_of(be), a, 0, 1, x, y);
+}
+
+static void cu_spmv_t_iterate(slp_backend_t *be, const slp_block_t *a, const double *y, double *x)
+{
+    product(cuda_of(be), a, 1, 1, y, x);
 }
 
 /* ------------------------------------------------------------------ fused steps */
@@ -965,8 +1007,8 @@ extern "C" slp_err slp_backend_cuda_create(int device, slp_backend_t **out)
     be->block_report = cu_block_report;
     be->spmv = cu_spmv;
     be->spmv_t = cu_spmv_t;
-    be->spmv_iterate = cu_spmv; /* no FP32 matrix here: run.c refuses the option */
-    be->spmv_t_iterate = cu_spmv_t;
+    be->spmv_iterate = cu_spmv_iterate;
+    be->spmv_t_iterate = cu_spmv_t_iterate;
     be->primal_step = cu_primal_step;
     be->dual_step = cu_dual_step;
     be->ray_project = cu_ray_project;
