@@ -106,7 +106,7 @@ static const slp_option_t TABLE[] = {
     {"precision", NULL, SLP_OPT_CHOICE, SOLVER(precision), 0, 0, "fp64|fp32-matrix", NULL,
      "method", "P",
      "fp32-matrix: the iterations read FP32 copies of the plain matrix values until the residuals "
-     "reach 1e-5 (vectors, sums, the checks and the verification stay FP64; CPU backend; "
+     "reach 1e-5 (vectors, sums, the checks and the verification stay FP64; "
      "docs/memory.md)"},
     {"relax", "solve_relaxation", SLP_OPT_BOOL, RUN(relax), 0, 0, NULL, NULL, "method", NULL,
      "solve the LP relaxation of a model with integer columns; without it such a model is "
