@@ -12,7 +12,13 @@
  *     empty rows and columns and infinite bounds: element-wise results within
  *     1e-15 relative (the CUDA objects are compiled with --fmad=false, so they
  *     are expected bitwise), products and reductions within 1e-12 (summation
- *     order differs). */
+ *     order differs).
+ *  4. with a device, the matrix values' forms (core/values.h): blocks of +-1 values, of
+ *     5 and of 257 distinct values and of random ones, made with --matrix-values plain,
+ *     auto and (plain values) fp32-matrix; the device's products A x and A^T y equal,
+ *     bit for bit, the host's rendering of its lanes (src/backend/line_lanes.h) on the
+ *     plain values, in every form; the FP32 iterations' products equal the rendering
+ *     on the float-rounded values; the log's forms name what each block holds. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +32,8 @@
 #ifdef SLP_HAVE_CUDA
 #include "backend/cuda/backend_cuda.h"
 #endif
+#include "backend/line_lanes.h"
+#include "core/values.h"
 
 static void test_primal_coord(void)
 {
@@ -431,6 +439,112 @@ static void test_cuda_vs_cpu(void)
     gpu_be->destroy(gpu_be);
 }
 
+/* y = lines of h . x as the device's lanes sum them (plain values; `f32`: rounded to float). */
+static void lanes_product(const slp_csr_t *h, const double *x, int f32, double *y)
+{
+    int width = slp_lanes_for(h->nnz, h->rows);
+    double *v = malloc(sizeof *v * (size_t)(h->nnz + 1));
+    for (int64_t k = 0; k < h->nnz; k++)
+        v[k] = f32 ? (double)(float)h->val[k] : h->val[k];
+    slp_line_entries_t e = {SLP_VALUES_PLAIN, h->col_idx, v, NULL, NULL, NULL, NULL};
+    for (int64_t i = 0; i < h->rows; i++)
+        y[i] = slp_line_dot_lanes(&e, h->row_ptr[i], h->row_ptr[i + 1], width, x);
+    free(v);
+}
+
+/* The device's product (iterate: the iterations' product) against the host's lanes, bits. */
+static void device_product_is(slp_backend_t *be, slp_block_t *blk, int transposed, int iterate,
+                              const slp_csr_t *h, const double *x, int f32, const char *what)
+{
+    double *dx = NULL, *dy = NULL, want[M > N ? M : N], got[M > N ? M : N];
+    int64_t in = h->cols, out = h->rows;
+    if (be->vec_create(be, in, &dx) != SLP_OK || be->vec_create(be, out, &dy) != SLP_OK ||
+        be->vec_upload(be, dx, x, in) != SLP_OK) {
+        CHECK(0, "%s: device vectors: %s", what, slp_error_message());
+    } else {
+        if (transposed)
+            (iterate ? be->spmv_t_iterate : be->spmv_t)(be, blk, dx, dy);
+        else
+            (iterate ? be->spmv_iterate : be->spmv)(be, blk, dx, dy);
+        lanes_product(h, x, f32, want);
+        CHECK(be->vec_download(be, got, dy, out) == SLP_OK &&
+                  memcmp(got, want, sizeof(double) * (size_t)out) == 0,
+              "%s: the device's product is not the lanes' sums bit for bit", what);
+    }
+    if (dx)
+        be->vec_destroy(be, dx);
+    if (dy)
+        be->vec_destroy(be, dy);
+}
+
+static void test_cuda_forms(void)
+{
+    slp_backend_t *be = NULL;
+    if (slp_backend_cuda_create(-1, &be) != SLP_OK) {
+        slp_error_clear();
+        return; /* test_cuda_vs_cpu reported it */
+    }
+    const char *kinds[] = {"signed-unit", "table8", "table16", "plain"};
+    double xn[N], ym[M];
+    fill_random(xn, N, 2.0);
+    fill_random(ym, M, 2.0);
+    for (int kind = 0; kind < 4; kind++) {
+        slp_csr_t a, at;
+        if (random_block(&a) != SLP_OK)
+            break;
+        for (int64_t k = 0; k < a.nnz; k++) /* +-1; 5 values; 300 values; as drawn */
+            a.val[k] = kind == 0 ? (a.val[k] < 0 ? -1.0 : 1.0)
+                     : kind == 1 ? (double)(k % 5) - 2.5
+                     : kind == 2 ? ((double)(k % 257) + 0.5) / 7.0
+                                 : a.val[k];
+        if (slp_csr_transpose(&a, &at) != SLP_OK)
+            break;
+        slp_values_survey_t survey; /* the form auto must take */
+        slp_values_survey(a.val, a.nnz, &survey);
+        CHECK(survey.form == (kind == 0   ? SLP_VALUES_SIGNED
+                              : kind == 1 ? SLP_VALUES_TABLE8
+                              : kind == 2 ? SLP_VALUES_TABLE16
+                                          : SLP_VALUES_PLAIN),
+              "block %d of %lld entries: the survey says %s", kind, (long long)a.nnz,
+              slp_values_form_name(survey.form));
+        for (int mode = 0; mode < 3; mode++) { /* plain, auto, plain + fp32 */
+            slp_csr_t c;
+            slp_block_t *blk = NULL;
+            slp_csr_create(a.rows, a.cols, a.nnz, &c);
+            memcpy(c.row_ptr, a.row_ptr, sizeof(int64_t) * (size_t)(a.rows + 1));
+            memcpy(c.col_idx, a.col_idx, sizeof(int32_t) * (size_t)a.nnz);
+            memcpy(c.val, a.val, sizeof(double) * (size_t)a.nnz);
+            slp_block_options_t opt = {SLP_COPIES_TWO,
+                                       mode == 1 ? SLP_BLOCK_VALUES_AUTO : SLP_BLOCK_VALUES_PLAIN,
+                                       mode == 2};
+            char what[96];
+            snprintf(what, sizeof what, "%s values, %s", kinds[kind],
+                     mode == 0 ? "plain" : mode == 1 ? "auto" : "fp32-matrix");
+            if (be->block_create(be, &c, NULL, &opt, &blk) != SLP_OK) {
+                CHECK(0, "%s: block: %s", what, slp_error_message());
+                slp_csr_free(&c);
+                continue;
+            }
+            slp_block_report_t rep;
+            be->block_report(be, blk, &rep);
+            const char *want = mode == 1 ? kinds[kind] : mode == 2 ? "plain + fp32" : "plain";
+            CHECK(strstr(rep.forms, want) != NULL, "%s: forms '%s', want %s", what, rep.forms, want);
+            device_product_is(be, blk, 0, 0, &a, xn, 0, what);
+            device_product_is(be, blk, 1, 0, &at, ym, 0, what);
+            device_product_is(be, blk, 0, 1, &a, xn, mode == 2, what);
+            device_product_is(be, blk, 1, 1, &at, ym, mode == 2, what);
+            be->block_destroy(be, blk);
+            slp_csr_free(&c);
+        }
+        slp_csr_free(&a);
+        slp_csr_free(&at);
+    }
+#ifdef SLP_HAVE_CUDA
+    CHECK(slp_backend_cuda_sync(be) == SLP_OK, "cuda status: %s", slp_error_message());
+#endif
+    be->destroy(be);
+}
+
 #ifdef SLP_HAVE_CUDA
 static void test_pick_device(void)
 {
@@ -453,5 +567,6 @@ int main(void)
     test_pick_device();
 #endif
     test_cuda_vs_cpu();
+    test_cuda_forms();
     return check_summary();
 }
