@@ -31,8 +31,9 @@ int slp_read_model_acceptable(const slp_mps_result_t *res, int relax)
 {
     if ((res->n_int > 0 && !relax) || !isfinite(res->obj_const) || res->m > INT32_MAX)
         return 0;
-    for (int64_t j = 0; j < res->n; j++)
-        if (!isfinite(res->c[j]) || slp_bounds_fault_of(res->lv[j], res->uv[j]) != SLP_BOUNDS_OK)
+    for (int64_t j = 0; j < res->n; j++) /* lv, uv NULL: all [0, +inf) (a piece of no bound) */
+        if (!isfinite(res->c[j]) ||
+            (res->lv && slp_bounds_fault_of(res->lv[j], res->uv[j]) != SLP_BOUNDS_OK))
             return 0;
     for (int64_t i = 0; i < res->m; i++)
         if (slp_bounds_fault_of(res->lc[i], res->uc[i]) != SLP_BOUNDS_OK)
@@ -116,13 +117,13 @@ static int same_bits(double a, double b)
  * those columns go, to every rank of their grid column, which fill the rest of their
  * slice with `dflt` (16 bytes a record against 8 a value in the full exchange; a
  * file's bounds are mostly the defaults 0 and +inf). *sent = 0, on every rank, when
- * there are more. Collective. */
+ * there are more. `piece` NULL: all `dflt`. Collective. */
 static slp_err send_exceptions(reader_t *rd, const slp_grid_t *grid, const int64_t *col_off,
                                const double *piece, double dflt, double *slice, int *sent)
 {
     int64_t first = rd->col_start[rd->me], n_mine = rd->col_start[rd->me + 1] - first;
     int64_t total[2] = {0, n_mine};
-    for (int64_t j = 0; j < n_mine; j++)
+    for (int64_t j = 0; piece && j < n_mine; j++)
         total[0] += !same_bits(piece[j], dflt);
     int64_t mine = total[0];
     SLP_CALL(slp_comm_sum_i64(rd->comm, total, 2));
@@ -133,7 +134,7 @@ static slp_err send_exceptions(reader_t *rd, const slp_grid_t *grid, const int64
     int *dest = malloc(sizeof *dest * (size_t)(mine * grid->R + 1));
     slp_err rc = rec && dest ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
     int64_t n_rec = 0;
-    for (int64_t j = 0, c = 0; rc == SLP_OK && j < n_mine; j++) {
+    for (int64_t j = 0, c = 0; rc == SLP_OK && piece && j < n_mine; j++) {
         if (same_bits(piece[j], dflt))
             continue;
         while (col_off[c + 1] <= first + j)
@@ -164,11 +165,11 @@ static slp_err send_exceptions(reader_t *rd, const slp_grid_t *grid, const int64
     return slp_comm_agree(rd->comm, rc);
 }
 
-/* One column vector of the pieces (*piece, freed here) into the slice *slice of the
- * ranks of each grid column: only the columns of another value than `dflt` where they
- * are few (send_exceptions); else the pieces send to the ranks (0, c), in column order,
- * which take what they receive as their slice (no copy beside it) and pass it on to
- * their grid column. */
+/* One column vector of the pieces (*piece, freed here; NULL: all `dflt`) into the slice
+ * *slice of the ranks of each grid column: only the columns of another value than
+ * `dflt` where they are few (send_exceptions); else the pieces send to the ranks (0, c),
+ * in column order, which take what they receive as their slice (no copy beside it) and
+ * pass it on to their grid column. */
 static slp_err send_column_vector(reader_t *rd, const slp_grid_t *grid, const int64_t *col_off,
                                   char letter, double dflt, double **piece, double **slice)
 {
@@ -181,8 +182,12 @@ static slp_err send_column_vector(reader_t *rd, const slp_grid_t *grid, const in
         *piece = NULL;
         return rc;
     }
+    int64_t n_mine = rd->col_start[rd->me + 1] - rd->col_start[rd->me];
+    if (!*piece && (*piece = malloc(sizeof **piece * (size_t)(n_mine + 1))))
+        for (int64_t j = 0; j < n_mine; j++) /* the values this piece never made */
+            (*piece)[j] = dflt;
     int64_t *per = calloc((size_t)rd->P, sizeof *per);
-    rc = per ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
+    rc = per && *piece ? SLP_OK : slp_error(SLP_ERR_NOMEM, "out of memory");
     for (int c = 0; rc == SLP_OK && c < grid->C; c++) { /* the pieces' columns are in order */
         int64_t lo, hi;
         overlap(rd, rd->me, col_off[c], col_off[c + 1], &lo, &hi);

@@ -170,8 +170,9 @@ typedef struct {
     int64_t n, col_cap;
     char **col_names;
     slp_name_store_t row_store, col_store; /* where row_names and col_names point */
-    int piece_keeps_names;     /* a piece of a parallel read: the names stay with it, else
-                                * finish packs them into the result (slp_names_pack) */
+    int is_piece;              /* a piece of a parallel read: the names stay with it, else
+                                * finish packs them into the result (slp_names_pack), and
+                                * its bounds arrays are made at its first bound only */
     double *c, *lv, *uv;
     unsigned char *col_flags, *is_int;
     int cols_in_order;   /* every column name came after the one before (name_after), and
@@ -2076,7 +2077,8 @@ static slp_err finish(parser_t *p, slp_mps_result_t *out)
     for (int64_t j = 0; j < p->n; j++)
         n_int += p->is_int[j] != 0;
     print_warning_summary(p);
-    SLP_CALL(column_bounds(p));
+    if (!p->is_piece) /* a piece leaves them NULL: all [0, +inf) */
+        SLP_CALL(column_bounds(p));
 
     memset(out, 0, sizeof *out);
     if (!p->name && !(p->name = slp_strdup("")))
@@ -2090,7 +2092,7 @@ static slp_err finish(parser_t *p, slp_mps_result_t *out)
     out->m = p->m;
     out->n = p->n;
     out->nnz = p->nnz;
-    if (!p->piece_keeps_names) { /* (slp_mps_pieces_columns) */
+    if (!p->is_piece) { /* (slp_mps_pieces_columns) */
         slp_err err = slp_names_pack(p->row_names, p->m, p->row_store.bytes, &out->row_names);
         if (!err)
             err = slp_names_pack(p->col_names, p->n, p->col_store.bytes, &out->col_names);
@@ -2171,7 +2173,7 @@ slp_err slp_mps_pieces_open(const char *path, slp_text_at_t *src,
     parser_t *p = &(*out)->p;
     slp_err err = parser_init(p, path, cb);
     p->quiet = 1;
-    p->piece_keeps_names = 1;
+    p->is_piece = 1;
     p->src = src;
     if (err)
         slp_mps_pieces_close(out);

@@ -179,7 +179,8 @@ void slp_mps_pieces_set_integer(slp_mps_pieces_t *pc, int64_t col);
 int64_t slp_mps_pieces_irregular(const slp_mps_pieces_t *pc);
 /* The rows and this parser's columns, as slp_mps_parse gives them (once, at the end),
  * except the names: row_names and col_names are NULL (slp_mps_pieces_columns has the
- * column names until slp_mps_pieces_close). */
+ * column names until slp_mps_pieces_close); and lv and uv are NULL when no bound came:
+ * every column has [0, +inf) (no arrays of defaults made for a file of few bounds). */
 slp_err slp_mps_pieces_result(slp_mps_pieces_t *pc, slp_mps_result_t *out);
 void slp_mps_pieces_close(slp_mps_pieces_t **pc);
 
