@@ -1639,17 +1639,15 @@ static slp_err column_bounds(parser_t *p)
     if (p->lv)
         return SLP_OK;
     size_t cap = (size_t)(p->col_cap > 0 ? p->col_cap : 1);
-    p->lv = malloc(sizeof(double) * cap);
+    p->lv = calloc(cap, sizeof(double)); /* 0.0: a piece's untouched pages cost nothing */
     p->uv = malloc(sizeof(double) * cap);
     if (!p->lv || !p->uv) {
         free(p->lv), free(p->uv);
         p->lv = p->uv = NULL;
         return slp_error(SLP_ERR_NOMEM, "out of memory for the column bounds of %s", p->path);
     }
-    for (int64_t j = 0; j < p->n; j++) {
-        p->lv[j] = 0.0;
+    for (int64_t j = 0; j < p->n; j++)
         p->uv[j] = INFINITY;
-    }
     return SLP_OK;
 }
 
