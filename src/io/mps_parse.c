@@ -1612,12 +1612,19 @@ static slp_err apply_ranges(parser_t *p, const dline_t *d)
     return SLP_OK;
 }
 
+/* Column j's name, or "" once a piece has dropped its names (slp_mps_pieces_drop_names:
+ * its bound messages then name no column). */
+static const char *col_name(const parser_t *p, int64_t j)
+{
+    return p->col_names ? p->col_names[j] : "";
+}
+
 /* Set one side of a column's bounds unless a bound was already given there. */
 static int set_side(parser_t *p, int64_t j, unsigned flag, double v, const char *what)
 {
     if (p->col_flags[j] & flag) {
         warn_at(p, W_DUP_BOUND, "column '%s' has a second %s bound %g: ignored (first one kept)",
-                p->col_names ? p->col_names[j] : "", what, v);
+                col_name(p, j), what, v);
         return 0;
     }
     p->col_flags[j] |= (unsigned char)flag;
@@ -1664,7 +1671,7 @@ static slp_err apply_bounds(parser_t *p, const dline_t *d)
         return SLP_OK;
     }
     SLP_CALL(column_bounds(p));
-    const char *cn = p->col_names ? p->col_names[j] : ""; /* (slp_mps_pieces_drop_names) */
+    const char *cn = col_name(p, j);
     double v = d->value;
     if (d->has_value && !bound_needs_value(d->btype) && d->btype != BT_BV)
         warn_at(p, W_BOUND_VALUE, "value %g on a free/infinite bound of column '%s' ignored", v,
@@ -2211,7 +2218,7 @@ slp_err slp_mps_pieces_apply_bound(slp_mps_pieces_t *pc, int64_t col, const slp_
     dline_t d;
     init_dline(&d, NULL, NULL, NULL);
     d.btype = (bound_type_t)b->type;
-    d.col.s = p->col_names ? p->col_names[col] : ""; /* (slp_mps_pieces_drop_names) */
+    d.col.s = col_name(p, col);
     d.col.len = strlen(d.col.s);
     d.colidx = col;
     d.has_value = b->has_value;
