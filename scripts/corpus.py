@@ -209,7 +209,8 @@ def main():
         print(f"tol {tol:g} ({limit:g} s): {nopt}/{len(sel)} optimal, {npass}/{len(sel)} within "
               f"{'1e-3' if tol >= 1e-4 else '1e-6'} of the reference ({100.0 * npass / max(1, len(sel)):.1f}%)")
     if args.csv:
-        keys = ["name", "tol", "status", "iterations", "solve_seconds", "wall", "objective",
+        keys = ["name", "tol", "status", "iterations", "polish_iterations", "solve_seconds",
+                "wall", "objective",
                 "reference", "reference_origin", "obj_rel_error", "rel_primal_residual",
                 "rel_dual_residual", "rel_gap", "pass", "check_pass", "check_max", "check_violation",
                 "matrix_bytes_per_nonzero", "exit", "error"]
@@ -225,7 +226,8 @@ def main():
 
 def merge_previous(path, results, rerun):
     """Rows of an earlier CSV for instances not rerun now, plus the new results."""
-    numeric = {"tol": float, "iterations": int, "solve_seconds": float, "wall": float,
+    numeric = {"tol": float, "iterations": int, "polish_iterations": int,
+               "solve_seconds": float, "wall": float,
                "objective": float, "rel_primal_residual": float, "rel_dual_residual": float,
                "rel_gap": float, "exit": int, "check_max": float, "check_violation": float}
     kept = []
