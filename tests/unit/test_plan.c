@@ -40,6 +40,18 @@ static void test_model(void)
     CHECK(slp_plan_mask_lowest(wide, 2) == 70, "lowest %d", slp_plan_mask_lowest(wide, 2));
     CHECK(slp_plan_mask_count(wide, 2) == 1, "count %d", slp_plan_mask_count(wide, 2));
     CHECK(slp_plan_mask_words(64) == 1 && slp_plan_mask_words(65) == 2, "words");
+    /* the count against one bit at a time, on words that fill every byte differently */
+    uint64_t varied[6] = {~(uint64_t)0, (uint64_t)1 << 63, 0x8000000000000001ULL,
+                          0x0123456789ABCDEFULL, 0xFF00FF00F0F0CCCCULL, 0x7FFFFFFFFFFFFFFEULL};
+    for (int k = 0; k < 6; k++) {
+        int bits = 0;
+        for (int b = 0; b < 64; b++)
+            bits += (int)((varied[k] >> b) & 1);
+        CHECK(slp_plan_mask_count(&varied[k], 1) == bits, "count of %016llx: %d, expected %d",
+              (unsigned long long)varied[k], slp_plan_mask_count(&varied[k], 1), bits);
+    }
+    CHECK(slp_plan_mask_count(varied, 6) == 64 + 1 + 2 + 32 + 32 + 62, "count of 6 words %d",
+          slp_plan_mask_count(varied, 6));
 
     slp_plan_model_t m;
     memset(&m, 0, sizeof m);
