@@ -296,6 +296,35 @@ static slp_err sum_full(side_t *s, double *v)
     return SLP_OK;
 }
 
+/* One leg of the support sum: receives into rbuf by rptr, and sends to each peer the
+ * entries sidx of v (by sptr) through sbuf. Leg 1 sends the partials to their owners,
+ * leg 2 the sums back, with the two sides' roles swapped. */
+static slp_err post_leg(side_t *s, double *rbuf, const int64_t *rptr, double *sbuf,
+                        const int64_t *sptr, const int64_t *sidx, const double *v, int tag,
+                        int *nreq)
+{
+    for (int p = 0; p < s->P; p++) {
+        int cnt = (int)(rptr[p + 1] - rptr[p]);
+        if (cnt)
+            SLP_CALL(mpi_ok(MPI_Irecv(rbuf + rptr[p], cnt, MPI_DOUBLE, p, tag, s->comm,
+                                      &s->req[(*nreq)++]),
+                            "MPI_Irecv"));
+    }
+    for (int p = 0; p < s->P; p++) {
+        int cnt = (int)(sptr[p + 1] - sptr[p]);
+        if (!cnt)
+            continue;
+        for (int64_t t = sptr[p]; t < sptr[p + 1]; t++)
+            sbuf[t] = v[sidx[t]];
+        s->sum_scalars += cnt;
+        s->messages++;
+        SLP_CALL(mpi_ok(MPI_Isend(sbuf + sptr[p], cnt, MPI_DOUBLE, p, tag, s->comm,
+                                  &s->req[(*nreq)++]),
+                        "MPI_Isend"));
+    }
+    return SLP_OK;
+}
+
 static slp_err side_sum(side_t *s, double *v)
 {
     if (s->P == 1)
@@ -305,25 +334,8 @@ static slp_err side_sum(side_t *s, double *v)
     int P = s->P, nreq = 0;
     /* Leg 1: partials to the owner (lowest participant), overlapped with the
      * full-bucket collectives. */
-    for (int p = 0; p < P; p++) {
-        int cnt = (int)(s->in_ptr[p + 1] - s->in_ptr[p]);
-        if (cnt)
-            SLP_CALL(mpi_ok(MPI_Irecv(s->in_buf + s->in_ptr[p], cnt, MPI_DOUBLE, p, TAG_REDUCE,
-                                      s->comm, &s->req[nreq++]),
-                            "MPI_Irecv"));
-    }
-    for (int p = 0; p < P; p++) {
-        int cnt = (int)(s->out_ptr[p + 1] - s->out_ptr[p]);
-        if (!cnt)
-            continue;
-        for (int64_t t = s->out_ptr[p]; t < s->out_ptr[p + 1]; t++)
-            s->out_buf[t] = v[s->out_idx[t]];
-        s->sum_scalars += cnt;
-        s->messages++;
-        SLP_CALL(mpi_ok(MPI_Isend(s->out_buf + s->out_ptr[p], cnt, MPI_DOUBLE, p, TAG_REDUCE,
-                                  s->comm, &s->req[nreq++]),
-                        "MPI_Isend"));
-    }
+    SLP_CALL(post_leg(s, s->in_buf, s->in_ptr, s->out_buf, s->out_ptr, s->out_idx, v,
+                      TAG_REDUCE, &nreq));
     if (s->nfull)
         SLP_CALL(sum_full(s, v));
     SLP_CALL(wait_all(s, nreq));
@@ -334,25 +346,8 @@ static slp_err side_sum(side_t *s, double *v)
             v[s->in_idx[t]] += s->in_buf[t];
     /* Leg 2: the sums back to the other participants. */
     nreq = 0;
-    for (int p = 0; p < P; p++) {
-        int cnt = (int)(s->out_ptr[p + 1] - s->out_ptr[p]);
-        if (cnt)
-            SLP_CALL(mpi_ok(MPI_Irecv(s->out_buf + s->out_ptr[p], cnt, MPI_DOUBLE, p, TAG_RETURN,
-                                      s->comm, &s->req[nreq++]),
-                            "MPI_Irecv"));
-    }
-    for (int p = 0; p < P; p++) {
-        int cnt = (int)(s->in_ptr[p + 1] - s->in_ptr[p]);
-        if (!cnt)
-            continue;
-        for (int64_t t = s->in_ptr[p]; t < s->in_ptr[p + 1]; t++)
-            s->in_buf[t] = v[s->in_idx[t]];
-        s->sum_scalars += cnt;
-        s->messages++;
-        SLP_CALL(mpi_ok(MPI_Isend(s->in_buf + s->in_ptr[p], cnt, MPI_DOUBLE, p, TAG_RETURN,
-                                  s->comm, &s->req[nreq++]),
-                        "MPI_Isend"));
-    }
+    SLP_CALL(post_leg(s, s->out_buf, s->out_ptr, s->in_buf, s->in_ptr, s->in_idx, v,
+                      TAG_RETURN, &nreq));
     SLP_CALL(wait_all(s, nreq));
     for (int64_t t = 0; t < s->out_ptr[P]; t++)
         v[s->out_idx[t]] = s->out_buf[t];
