@@ -101,7 +101,6 @@ typedef struct {
     double *line_stat;        /* [2 lines] statistics of the lines (unless local_lines) */
     double *cross_stat;       /* [2 cross] statistics of the other side */
     double *priv;             /* [parts x 2 cross]: the scattered statistics of each part */
-    double *cr_logs;          /* [m + n] Curtis-Reid: the logs of the row, then column factors */
     int parts;                /* parts of a sweep (slp_scale's argument) */
 } scaler_t;
 
@@ -389,7 +388,8 @@ static slp_err bound_objective_rescaling(slp_grid_t *grid, slp_local_problem_t *
  * the lines' side, a scatter (per part, added in part order) for the other. The
  * cross side's sums and counts live in cross_stat, its scattered sums in priv. */
 typedef struct {
-    double *line_log, *cross_log; /* rho or gamma of each side (into s->cr_logs) */
+    double *line_log, *cross_log; /* rho or gamma of each side, in inv_r and inv_s: the
+                                   * sweeps run first, on factors still 1 (see curtis_reid) */
     double *line_sl;              /* [lines] SL; [3 lines] when lines are shared: SL | count | G */
     double *line_cnt, *line_sum;  /* into line_sl when lines are shared, else NULL */
     double *cross_sl, *cross_cnt; /* cross_stat's halves */
@@ -400,14 +400,16 @@ static slp_err cr_setup(scaler_t *s, cr_t *c)
     const slp_csr_t *L = s->lines;
     const int64_t nl = L->rows, nc = L->cols;
     int parts = sweep_parts(s);
-    c->line_log = s->cr_logs + (s->lines_are_cols ? s->m : 0);
-    c->cross_log = s->cr_logs + (s->lines_are_cols ? 0 : s->m);
+    c->line_log = s->lines_are_cols ? s->inv_s : s->inv_r;
+    c->cross_log = s->lines_are_cols ? s->inv_r : s->inv_s;
     c->cross_sl = s->cross_stat;
     c->cross_cnt = s->cross_stat + nc;
     c->line_cnt = s->local_lines ? NULL : c->line_sl + nl;
     c->line_sum = s->local_lines ? NULL : c->line_sl + 2 * nl;
-    for (int64_t k = 0; k < nl + nc; k++)
-        s->cr_logs[k] = 0.0;
+    for (int64_t k = 0; k < nl; k++)
+        c->line_log[k] = 0.0;
+    for (int64_t k = 0; k < nc; k++)
+        c->cross_log[k] = 0.0;
 #pragma omp parallel for schedule(dynamic, 1) if (parts > 1)
     for (int p = 0; p < parts; p++) {
         int64_t lo, hi;
@@ -498,7 +500,9 @@ static slp_err cr_cross(scaler_t *s, cr_t *c, int *changed)
 
 /* `sweeps` Curtis-Reid sweeps (rows, then columns), stopping at a sweep that changes no
  * log on any rank (every later one would repeat it: on a matrix of +1 and -1 the first
- * sweep, every log-magnitude being 0); then the factors into the reciprocals. */
+ * sweep, every log-magnitude being 0); then the factors into the reciprocals. The logs
+ * are kept in the reciprocals' own arrays (m + n doubles fewer during the scaling):
+ * the sweeps are the first pass, so the reciprocals are all 1 until they end. */
 static slp_err curtis_reid(scaler_t *s, int sweeps)
 {
     cr_t c;
@@ -522,9 +526,9 @@ static slp_err curtis_reid(scaler_t *s, int sweeps)
     if (rc != SLP_OK)
         return rc;
     for (int64_t i = 0; i < s->m; i++)
-        s->inv_r[i] *= exp(-s->cr_logs[i]);
+        s->inv_r[i] = exp(-s->inv_r[i]); /* the log into the reciprocal, as 1 * exp(-log) */
     for (int64_t j = 0; j < s->n; j++)
-        s->inv_s[j] *= exp(-s->cr_logs[s->m + j]);
+        s->inv_s[j] = exp(-s->inv_s[j]);
     return SLP_OK;
 }
 
@@ -559,12 +563,11 @@ slp_err slp_scale(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
     s.local_lines = s.lines_are_cols ? grid->R == 1 : grid->C == 1;
     int64_t nlines = s.lines_are_cols ? s.n : s.m, ncross = s.lines_are_cols ? s.m : s.n;
     slp_err rc = slp_csr_transpose(&lp->A, &at);
-    double **arrays[] = {&s.inv_r, &s.inv_s, &s.cross_stat, &s.priv, &s.line_stat, &s.cr_logs};
+    double **arrays[] = {&s.inv_r, &s.inv_s, &s.cross_stat, &s.priv, &s.line_stat};
     size_t sizes[] = {(size_t)s.m, (size_t)s.n, 2 * (size_t)ncross,
                       2 * (size_t)ncross * (size_t)s.parts,
-                      s.local_lines ? 0 : 2 * (size_t)nlines,
-                      settings->curtis_reid_iters > 0 ? (size_t)(s.m + s.n) : 0};
-    for (int k = 0; rc == SLP_OK && k < 6; k++)
+                      s.local_lines ? 0 : 2 * (size_t)nlines};
+    for (int k = 0; rc == SLP_OK && k < 5; k++)
         rc = slp_alloc(arrays[k], sizes[k] + 1, sizeof(double));
     rc = slp_comm_agree(grid->world, rc); /* before the passes' collectives */
     if (rc == SLP_OK) {
@@ -584,7 +587,6 @@ slp_err slp_scale(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
     free(s.line_stat);
     free(s.cross_stat);
     free(s.priv);
-    free(s.cr_logs);
     if (rc == SLP_OK && at_out)
         *at_out = at;
     else
