@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Peak memory per rank (docs/memory.md): generated LPs written as shards and solved for
-# a fixed 200 iterations (--tol 1e-30, 1 thread per rank), on 1 rank and on 4 ranks with
-# the grid `--grid auto --ranks 4` picks; the JSON summary's memory object and the
+# a fixed 200 iterations (--tol 1e-30, 1 thread per rank), on 1 rank (with the default
+# copies and with `--block-copies rows`) and on 4 ranks with the grid
+# `--grid auto --ranks 4` picks; the JSON summary's memory object and the
 # modelled peak (slp_shard_solver_bytes, docs/memory.md "The model") per run, one
 # Markdown table.
 #
@@ -52,6 +53,10 @@ for name in "${LPS[@]}"; do
     make_shards "$name" "--grid 1x1" "$WORK/one"
     "$BIN" solve "$WORK/one" --iter-limit 200 --tol 1e-30 --threads 1 --quiet --json "$WORK/one.json"
     record "$name" 1 "$WORK/one.json"
+    # the least memory: A_rc alone, no transpose at any point (docs/memory.md "The matrix")
+    "$BIN" solve "$WORK/one" --iter-limit 200 --tol 1e-30 --threads 1 --quiet \
+        --block-copies rows --json "$WORK/rows.json"
+    record "$name rows" 1 "$WORK/rows.json"
     rm -rf "$WORK/one"
     make_shards "$name" "--grid auto --ranks 4" "$WORK/four"
     $MPIRUN -np 4 "$BIN" solve "$WORK/four" --iter-limit 200 --tol 1e-30 --quiet \
@@ -71,6 +76,8 @@ for r in rows:
     if r["ranks"] == "1":
         one[r["lp"]] = peak
     ratio = f"{peak / one[r['lp']]:.3f}" if r["ranks"] != "1" and r["lp"] in one else ""
+    if r["lp"].endswith(" rows"):
+        r["lp"] = r["lp"][:-5] + ", `--block-copies rows`"
     model = f"{float(r['modelled_largest_bytes']) / 2**20:.1f} MiB"
     print(f"| {r['lp']} | {int(r['m']):,} x {int(r['n']):,}, {int(r['nnz']):,} | {r['ranks']}, {r['grid']} | "
           f"{peak / 2**20:.1f} MiB | {float(r['bytes_per_nonzero']):.1f} | {model} | {ratio} | {r['ms_per_iter']} |")

@@ -16,9 +16,16 @@
 typedef struct slp_backend slp_backend_t;
 
 /* How many CSR copies of A_rc a backend keeps: its own choice, one (both products read
- * the same copy), or two (A_rc and its transpose). The CPU backend decides by the shape
- * and size of the block (backend/cpu/cpu_block.h, docs/memory.md); CUDA keeps two. */
-typedef enum { SLP_COPIES_AUTO = 0, SLP_COPIES_ONE = 1, SLP_COPIES_TWO = 2 } slp_block_copies;
+ * the same copy), two (A_rc and its transpose), or A_rc's rows alone, so that no
+ * transpose is built at any point, in the scaling either (the lowest peak). The CPU
+ * backend decides by the shape and size of the block (backend/cpu/cpu_block.h,
+ * docs/memory.md); CUDA keeps two whatever is asked. */
+typedef enum {
+    SLP_COPIES_AUTO = 0,
+    SLP_COPIES_ONE = 1,
+    SLP_COPIES_TWO = 2,
+    SLP_COPIES_ROWS = 3
+} slp_block_copies;
 /* How a block holds its values: auto, the exact form of fewest bytes for each copy
  * (signed-unit, a value table or plain doubles; core/values.h) unless a table would slow
  * a scattering product down; plain doubles; or compact, the fewest bytes always. The

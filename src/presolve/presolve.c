@@ -33,25 +33,33 @@ const slp_presolve_stats_t *slp_presolve_stats(const slp_presolve_t *pre)
 
 const slp_norms_t *slp_presolve_norms(const slp_presolve_t *pre) { return &pre->norms; }
 
+void slp_presolve_drop_record(slp_presolve_t *p)
+{
+    void *arrays[] = {p->packed_cols, p->packed_rows, p->lc, p->uc, p->col_stage, p->col_val,
+                      p->col_obj, p->row_stage, p->row_rhs, p->row_dual, p->col_ray, p->runs,
+                      p->ent_col, p->ent_val, p->par, p->slack};
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
+        free(arrays[k]);
+    p->packed_cols = NULL;
+    p->packed_rows = NULL;
+    p->lc = p->uc = p->col_val = p->col_obj = p->row_rhs = p->row_dual = p->ent_val = NULL;
+    p->col_stage = p->row_stage = p->ent_col = NULL;
+    p->col_ray = NULL;
+    p->runs = NULL;
+    p->par = NULL;
+    p->slack = NULL;
+    p->n_packed_cols = p->n_packed_rows = p->cap_packed_cols = 0;
+    p->n_runs = p->cap_runs = p->n_ent = p->cap_ent = p->n_par = p->n_slack = 0;
+    p->cap_par = p->cap_slack = 0;
+    p->dropped = 1;
+}
+
 void slp_presolve_free(slp_presolve_t **pre)
 {
     if (!pre || !*pre)
         return;
     slp_presolve_t *p = *pre;
-    free(p->packed_cols);
-    free(p->packed_rows);
-    free(p->lc);
-    free(p->uc);
-    free(p->col_stage);
-    free(p->col_val);
-    free(p->col_obj);
-    free(p->row_stage);
-    free(p->row_rhs);
-    free(p->row_dual);
-    free(p->col_ray);
-    free(p->ent);
-    free(p->par);
-    free(p->slack);
+    slp_presolve_drop_record(p);
     free(p->stage_kind);
     free(p);
     *pre = NULL;

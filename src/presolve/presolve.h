@@ -107,6 +107,16 @@ slp_err slp_presolve_run(slp_grid_t *grid, slp_local_problem_t *lp, slp_presolve
  * the reduced problem. */
 slp_err slp_presolve_recover(slp_grid_t *grid, slp_presolve_t *pre,
                              const slp_local_problem_t *orig, slp_result_t *result);
+/* The recovery in two steps, so that the record's entries can go before the original
+ * problem is brought back (docs/memory.md "Presolve"): undo the reductions (x, rc, y
+ * of every line, in min form; needs no original), then finish (row activities and
+ * objectives from orig, values back to the user's sense). Both collective. */
+slp_err slp_presolve_undo(slp_grid_t *grid, slp_presolve_t *pre, slp_result_t *result);
+slp_err slp_presolve_finish(slp_grid_t *grid, const slp_presolve_t *pre,
+                            const slp_local_problem_t *orig, slp_result_t *result);
+/* Free the record (removed entries, lines, pairs) once no undo will follow: finish
+ * still works, a later undo fails. */
+void slp_presolve_drop_record(slp_presolve_t *pre);
 
 /* A warm start's duals (this rank's row slice, original problem) on the reduced one:
  * the reduced problem keeps every line, its removed rows emptied, and a removed row's

@@ -214,23 +214,23 @@ slp_err ps_pass_free_singleton(ps_ctx_t *x, int64_t *changed)
 /* Undo a substitution stage: x_j = (b_i - sum_{k != j} a_ik x_k) / a_ij from the
  * row's recorded entries, y_i = c_j / a_ij (kept), z_j = 0; the other columns'
  * reduced costs are unchanged (their costs already carried a_ik y_i). */
-slp_err ps_undo_subst(const ps_undo_t *u, int s, int64_t lo, int64_t hi)
+slp_err ps_undo_subst(const ps_undo_t *u, int s, ps_span_t span)
 {
     slp_grid_t *grid = u->grid;
     const slp_presolve_t *p = u->p;
     double *xv = u->x, *z = u->z, *y = u->y, *cb = u->cb, *rb = u->rb;
     int64_t n = p->n_loc, m = p->m_loc;
     memset(rb, 0, (size_t)m * sizeof(double));
-    for (int64_t e = lo; e < hi; e++)
-        if (!(p->ent[e].flags & ENTRY_PIVOT))
-            rb[p->ent[e].row] += p->ent[e].val * xv[p->ent[e].col];
+    ps_cursor_t c = ps_cursor(p, span);
+    for (ps_entry_t en; ps_next(&c, &en);)
+        if (!(en.flags & ENTRY_PIVOT))
+            rb[en.row] += en.val * xv[en.col];
     SLP_CALL(slp_sum_over_row(grid, rb, m));
     memset(cb, 0, (size_t)n * sizeof(double));
-    for (int64_t e = lo; e < hi; e++) {
-        const removed_entry_t *en = &p->ent[e];
-        if (en->flags & ENTRY_PIVOT)
-            cb[en->col] = (p->row_rhs[en->row] - rb[en->row]) / en->val;
-    }
+    c = ps_cursor(p, span);
+    for (ps_entry_t en; ps_next(&c, &en);)
+        if (en.flags & ENTRY_PIVOT)
+            cb[en.col] = (p->row_rhs[en.row] - rb[en.row]) / en.val;
     SLP_CALL(slp_sum_over_col(grid, cb, n));
     for (int64_t j = 0; j < n; j++)
         if (p->col_stage[j] == s) {

@@ -417,7 +417,7 @@ slp_err ps_pass_doubleton(ps_ctx_t *x, int64_t *changed)
  * y_i = (c_j - S_j) / a and z_j = 0 (z_k stays); when z'_k pushes on a bound of
  * x_k that came from x_j's bound through this row, x_j is the one at its bound:
  * y_i = (z'_k + t (c_j - S_j)) / b, z_j = -z'_k / t, z_k = 0. x_j = (d - b x_k) / a. */
-slp_err ps_undo_doubleton(const ps_undo_t *u, int s, int64_t lo, int64_t hi)
+slp_err ps_undo_doubleton(const ps_undo_t *u, int s, ps_span_t span)
 {
     slp_grid_t *grid = u->grid;
     const slp_presolve_t *p = u->p;
@@ -438,17 +438,17 @@ slp_err ps_undo_doubleton(const ps_undo_t *u, int s, int64_t lo, int64_t hi)
     memset(cb, 0, 3 * (size_t)n * sizeof(double));
     memset(rb, 0, 5 * (size_t)m * sizeof(double));
     double *zk = rb, *bv = rb + m, *xk = rb + 2 * m, *cas = rb + 3 * m, *yi = rb + 4 * m;
-    for (int64_t e = lo; e < hi; e++) {
-        const removed_entry_t *en = &p->ent[e];
-        if (en->flags == 0)
-            cb[en->col] += en->val * y[en->row];
-        if (en->flags & ENTRY_SURVIVOR) {
-            double zz = z[en->col];
-            zk[en->row] = zz;
-            bv[en->row] = en->val;
-            xk[en->row] = xv[en->col];
-            cas[en->row] = ((en->flags & ENTRY_SET_LO) && zz > 0.0) ||
-                           ((en->flags & ENTRY_SET_HI) && zz < 0.0);
+    ps_cursor_t c = ps_cursor(p, span);
+    for (ps_entry_t en; ps_next(&c, &en);) {
+        if (en.flags == 0)
+            cb[en.col] += en.val * y[en.row];
+        if (en.flags & ENTRY_SURVIVOR) {
+            double zz = z[en.col];
+            zk[en.row] = zz;
+            bv[en.row] = en.val;
+            xk[en.row] = xv[en.col];
+            cas[en.row] = ((en.flags & ENTRY_SET_LO) && zz > 0.0) ||
+                          ((en.flags & ENTRY_SET_HI) && zz < 0.0);
         }
     }
     rc = slp_sum_over_col(grid, cb, n);
@@ -456,13 +456,13 @@ slp_err ps_undo_doubleton(const ps_undo_t *u, int s, int64_t lo, int64_t hi)
         rc = slp_sum_over_row(grid, rb, 4 * m);
     /* The pivot's holder: x_j, z_j (column slice) and y_i (row slice). */
     double *cx = cb + n, *cz = cb + 2 * n;
-    for (int64_t e = lo; rc == SLP_OK && e < hi; e++) {
-        const removed_entry_t *en = &p->ent[e];
-        if (!(en->flags & ENTRY_PIVOT))
+    c = ps_cursor(p, span);
+    for (ps_entry_t en; rc == SLP_OK && ps_next(&c, &en);) {
+        if (!(en.flags & ENTRY_PIVOT))
             continue;
-        int64_t i = en->row;
-        int32_t j = en->col;
-        double a = en->val, b = bv[i], t = b / a, cj = sg * p->col_obj[j], sj = cb[j];
+        int64_t i = en.row;
+        int32_t j = en.col;
+        double a = en.val, b = bv[i], t = b / a, cj = sg * p->col_obj[j], sj = cb[j];
         cx[j] = (p->row_rhs[i] - b * xk[i]) / a;
         if (cas[i] > 0.0) {
             yi[i] = (zk[i] + t * (cj - sj)) / b;
@@ -473,9 +473,10 @@ slp_err ps_undo_doubleton(const ps_undo_t *u, int s, int64_t lo, int64_t hi)
     }
     /* Survivors whose bound moved back to x_j lose their reduced cost. */
     memset(cb, 0, (size_t)n * sizeof(double));
-    for (int64_t e = lo; rc == SLP_OK && e < hi; e++)
-        if ((p->ent[e].flags & ENTRY_SURVIVOR) && cas[p->ent[e].row] > 0.0)
-            cb[p->ent[e].col] = 1.0;
+    c = ps_cursor(p, span);
+    for (ps_entry_t en; rc == SLP_OK && ps_next(&c, &en);)
+        if ((en.flags & ENTRY_SURVIVOR) && cas[en.row] > 0.0)
+            cb[en.col] = 1.0;
     if (rc == SLP_OK)
         rc = slp_sum_over_col(grid, cb, 3 * n);
     if (rc == SLP_OK)

@@ -49,17 +49,30 @@ enum {
     ENTRY_COPY = 64       /* not removed: a kept entry of a slack's row, as it was then */
 };
 
-/* One matrix entry deleted from this rank's block, kept for recovery, or (ENTRY_COPY) a
- * kept entry recorded as it was at its stage (24 bytes:
- * local indices fit 32 bits, slp_local_problem_alloc). Entries are appended in stage
- * order, so each stage's entries are contiguous. */
-typedef struct removed_entry {
-    int32_t row;         /* local row in row block r */
-    int32_t col;         /* local column in column block c */
-    int32_t stage;       /* the stage that removed it */
-    unsigned char flags; /* ENTRY_* */
+/* The matrix entries deleted from this rank's block, kept for recovery, with (ENTRY_COPY)
+ * kept entries recorded as they were at their stage. Entries are appended in stage order
+ * and held in runs: consecutive entries of one row, stage and flags share a 16-byte run,
+ * and each entry holds its local column and value (12 bytes; local indices fit 32 bits,
+ * slp_local_problem_alloc). A pass that removes whole lines therefore costs 12 bytes
+ * per entry; one that removes single entries, 28. */
+typedef struct entry_run {
+    int32_t row;   /* local row in row block r */
+    int32_t stage; /* the stage that removed the run's entries */
+    int32_t len;   /* entries in the run */
+    int32_t flags; /* ENTRY_* */
+} entry_run_t;
+
+/* A stage's part of the record: runs [run_lo, run_hi), whose entries start at ent_lo. */
+typedef struct ps_span {
+    int64_t run_lo, run_hi, ent_lo;
+} ps_span_t;
+
+/* One recorded entry, as a cursor over a span gives it. */
+typedef struct ps_entry {
+    int32_t row, col;
+    int flags;
     double val;
-} removed_entry_t;
+} ps_entry_t;
 
 /* One line of a parallel pair judged by presolve_parallel.c (columns j < k with
  * A_k = lambda A_j, or rows i < l with a_l = lambda a_i; "j" is the survivor): the
@@ -126,8 +139,12 @@ struct slp_presolve {
     int64_t n_par, cap_par;
     slack_rec_t *slack;   /* slack columns whose entry this rank held */
     int64_t n_slack, cap_slack;
-    removed_entry_t *ent; /* removed entries of this rank's block */
+    entry_run_t *runs;    /* removed entries of this rank's block, in runs */
+    int64_t n_runs, cap_runs;
+    int32_t *ent_col;     /* [n_ent] each entry's local column */
+    double *ent_val;      /* [n_ent] and its value */
     int64_t n_ent, cap_ent;
+    int dropped;          /* slp_presolve_drop_record ran: no undo can follow */
     unsigned char *stage_kind; /* [nstages], identical on every rank */
     int nstages;
     int64_t cap_stages;
@@ -203,6 +220,30 @@ slp_err ps_col_counts(ps_ctx_t *x);
 void ps_compact_block(ps_ctx_t *x, int stage, int64_t *removed);
 void ps_commit_stage(slp_presolve_t *p, int kind);
 void ps_push_entry(slp_presolve_t *p, int64_t row, int32_t col, double val, int stage, int flags);
+/* A cursor over a span's entries in record order:
+ *     ps_cursor_t c = ps_cursor(p, span);
+ *     for (ps_entry_t en; ps_next(&c, &en);) ...                                      */
+typedef struct ps_cursor {
+    const slp_presolve_t *p;
+    int64_t run, run_hi, ent, run_end;
+} ps_cursor_t;
+static inline ps_cursor_t ps_cursor(const slp_presolve_t *p, ps_span_t span)
+{
+    return (ps_cursor_t){p, span.run_lo, span.run_hi, span.ent_lo,
+                         span.ent_lo + (span.run_lo < span.run_hi ? p->runs[span.run_lo].len : 0)};
+}
+static inline int ps_next(ps_cursor_t *c, ps_entry_t *en)
+{
+    while (c->ent == c->run_end) {
+        if (++c->run >= c->run_hi)
+            return 0;
+        c->run_end += c->p->runs[c->run].len;
+    }
+    const entry_run_t *r = &c->p->runs[c->run];
+    *en = (ps_entry_t){r->row, c->p->ent_col[c->ent], r->flags, c->p->ent_val[c->ent]};
+    c->ent++;
+    return 1;
+}
 /* Make room for `need` elements of a record's growing array, or note the failure in
  * p->deferred; returns whether the room is there. */
 int ps_grow(slp_presolve_t *p, void *array_ptr, int64_t *cap, int64_t need, size_t size,
@@ -215,8 +256,8 @@ void ps_add_count(slp_presolve_t *p, int kind, double rows, double cols, double 
 void ps_cost_update(ps_ctx_t *x, const double *dc, const double *dcmag);
 slp_err ps_pass_fixcol(ps_ctx_t *x, int kind, const unsigned char *mask, int64_t *changed);
 int64_t ps_entry_of(const slp_local_problem_t *lp, int64_t i, double g);
-slp_err ps_undo_removed_costs(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo,
-                              int64_t hi, double *z, const double *y, double *cb);
+slp_err ps_undo_removed_costs(slp_grid_t *grid, const slp_presolve_t *p, int s, ps_span_t span,
+                              double *z, const double *y, double *cb);
 /* Column bounds proposed by rows (singleton rows, doubleton equations): reset,
  * propose each, max cbuf over col_comm, name each source row, apply; then
  * ps_bound_flags gives a source row's ENTRY_SET_LO / ENTRY_SET_HI, until done. */
@@ -235,29 +276,29 @@ enum { ACT_LO, ACT_HI, ACT_NLO, ACT_NHI, ACT_MAG, ACT_COUNT };
  * magnitudes summed (rounding scale); summed over row_comm. act holds ACT_COUNT m. */
 slp_err ps_row_activity(ps_ctx_t *x, double *act);
 slp_err ps_pass_activity(ps_ctx_t *x, int64_t *changed);
-slp_err ps_undo_forcing(const ps_undo_t *u, int s, int64_t lo, int64_t hi);
+slp_err ps_undo_forcing(const ps_undo_t *u, int s, ps_span_t span);
 
 /* Column passes (presolve_columns.c, presolve_dominated.c): dual fixing, dominated
  * columns and free column singletons. */
 slp_err ps_pass_dual_fix(ps_ctx_t *x, int64_t *changed);
 slp_err ps_pass_dominated(ps_ctx_t *x, int64_t *changed);
 slp_err ps_pass_free_singleton(ps_ctx_t *x, int64_t *changed);
-slp_err ps_undo_subst(const ps_undo_t *u, int s, int64_t lo, int64_t hi);
+slp_err ps_undo_subst(const ps_undo_t *u, int s, ps_span_t span);
 
 /* Zero-cost column singletons (presolve_slack.c). */
 slp_err ps_pass_slack(ps_ctx_t *x, int64_t *changed);
-slp_err ps_undo_slack(const ps_undo_t *u, int s, int64_t lo, int64_t hi);
+slp_err ps_undo_slack(const ps_undo_t *u, int s, ps_span_t span);
 
 /* Doubleton equations (presolve_doubleton.c). */
 slp_err ps_pass_doubleton(ps_ctx_t *x, int64_t *changed);
-slp_err ps_undo_doubleton(const ps_undo_t *u, int s, int64_t lo, int64_t hi);
+slp_err ps_undo_doubleton(const ps_undo_t *u, int s, ps_span_t span);
 
 /* Parallel lines (presolve_parallel.c): columns (rows = 0) merged or one fixed by
  * domination; duplicate rows (rows = 1) merged. */
 slp_err ps_pass_parallel_columns(ps_ctx_t *x, int64_t *changed);
 slp_err ps_pass_parallel_rows(ps_ctx_t *x, int64_t *changed);
-slp_err ps_undo_parallel(const ps_undo_t *u, int s, int64_t lo, int64_t hi);
-slp_err ps_undo_duplicate_rows(const ps_undo_t *u, int s, int64_t lo, int64_t hi);
+slp_err ps_undo_parallel(const ps_undo_t *u, int s, ps_span_t span);
+slp_err ps_undo_duplicate_rows(const ps_undo_t *u, int s, ps_span_t span);
 
 /* Single lines (presolve_lines.c): the paper's lc = uc = 0 singleton rows, fixed
  * columns, singleton rows, empty rows and columns. */
@@ -266,8 +307,8 @@ slp_err ps_pass_fixed(ps_ctx_t *x, int64_t *changed);
 slp_err ps_pass_singleton(ps_ctx_t *x, int64_t *changed);
 slp_err ps_pass_empty_rows(ps_ctx_t *x, int64_t *changed);
 slp_err ps_pass_empty_cols(ps_ctx_t *x, int64_t *changed);
-slp_err ps_undo_fixcol(const ps_undo_t *u, int s, int64_t lo, int64_t hi);
-slp_err ps_undo_singleton(const ps_undo_t *u, int s, int64_t lo, int64_t hi);
+slp_err ps_undo_fixcol(const ps_undo_t *u, int s, ps_span_t span);
+slp_err ps_undo_singleton(const ps_undo_t *u, int s, ps_span_t span);
 
 /* The reductions in the order a round runs them (presolve_table.c). A row's pass (NULL:
  * none) runs once per round; its stage (STAGE_NONE: it records none of its own, e.g. it
@@ -276,7 +317,7 @@ slp_err ps_undo_singleton(const ps_undo_t *u, int s, int64_t lo, int64_t hi);
  * none needed. Adding a reduction: its file, a STAGE_ value if it records a new kind of
  * stage, and one row here. */
 typedef slp_err (*ps_pass_fn)(ps_ctx_t *x, int64_t *changed);
-typedef slp_err (*ps_undo_fn)(const ps_undo_t *u, int s, int64_t lo, int64_t hi);
+typedef slp_err (*ps_undo_fn)(const ps_undo_t *u, int s, ps_span_t span);
 typedef struct ps_reduction {
     const char *name;
     ps_pass_fn pass;

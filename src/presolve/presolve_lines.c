@@ -213,30 +213,30 @@ slp_err ps_pass_empty_cols(ps_ctx_t *x, int64_t *changed)
 
 /* Undo a STAGE_FIXCOL stage: the columns take their values, z_j = c_j - A^T y over the
  * entries they had. */
-slp_err ps_undo_fixcol(const ps_undo_t *u, int s, int64_t lo, int64_t hi)
+slp_err ps_undo_fixcol(const ps_undo_t *u, int s, ps_span_t span)
 {
     const slp_presolve_t *p = u->p;
     for (int64_t j = 0; j < p->n_loc; j++)
         if (p->col_stage[j] == s)
             u->x[j] = p->col_val[j];
-    return ps_undo_removed_costs(u->grid, p, s, lo, hi, u->z, u->y, u->cb);
+    return ps_undo_removed_costs(u->grid, p, s, span, u->z, u->y, u->cb);
 }
 
 /* Undo a STAGE_SINGLETON stage: a row that set the bound on which z_k pushes takes over
  * z_k. */
-slp_err ps_undo_singleton(const ps_undo_t *u, int s, int64_t lo, int64_t hi)
+slp_err ps_undo_singleton(const ps_undo_t *u, int s, ps_span_t span)
 {
     const slp_presolve_t *p = u->p;
     int64_t n = p->n_loc, m = p->m_loc;
     double *z = u->z, *cb = u->cb, *rb = u->rb;
     memset(cb, 0, (size_t)n * sizeof(double));
     memset(rb, 0, (size_t)m * sizeof(double));
-    for (int64_t e = lo; e < hi; e++) {
-        const removed_entry_t *en = &p->ent[e];
-        double zk = z[en->col];
-        if (((en->flags & ENTRY_SET_LO) && zk > 0.0) || ((en->flags & ENTRY_SET_HI) && zk < 0.0)) {
-            rb[en->row] += zk / en->val;
-            cb[en->col] -= zk;
+    ps_cursor_t c = ps_cursor(p, span);
+    for (ps_entry_t en; ps_next(&c, &en);) {
+        double zk = z[en.col];
+        if (((en.flags & ENTRY_SET_LO) && zk > 0.0) || ((en.flags & ENTRY_SET_HI) && zk < 0.0)) {
+            rb[en.row] += zk / en.val;
+            cb[en.col] -= zk;
         }
     }
     SLP_CALL(slp_sum_over_col(u->grid, cb, n));

@@ -585,21 +585,21 @@ slp_err ps_pass_parallel_rows(ps_ctx_t *x, int64_t *changed)
 }
 
 /* Undo a STAGE_PARALLEL stage: x' split; the removed column's reduced cost is that of a
- * removed column (c_k - A_k^T y over its entries recorded in [lo, hi)). */
-slp_err ps_undo_parallel(const ps_undo_t *u, int s, int64_t lo, int64_t hi)
+ * removed column (c_k - A_k^T y over its entries recorded in the span). */
+slp_err ps_undo_parallel(const ps_undo_t *u, int s, ps_span_t span)
 {
     slp_grid_t *grid = u->grid;
     const slp_presolve_t *p = u->p;
     double *xv = u->x, *z = u->z, *cb = u->cb;
     const double *y = u->y;
     SLP_CALL(split_stage(grid, p, s, grid->row_comm, p->col_lo, xv, cb, split_column));
-    return ps_undo_removed_costs(grid, p, s, lo, hi, z, y, cb);
+    return ps_undo_removed_costs(grid, p, s, span, z, y, cb);
 }
 
 /* Undo a STAGE_DUPROW stage: the merged row's dual goes to the row whose bound held. */
-slp_err ps_undo_duplicate_rows(const ps_undo_t *u, int s, int64_t lo, int64_t hi)
+slp_err ps_undo_duplicate_rows(const ps_undo_t *u, int s, ps_span_t span)
 {
-    (void)lo, (void)hi; /* a duplicate row leaves no entries in the record */
+    (void)span; /* a duplicate row leaves no entries in the record */
     return split_stage(u->grid, u->p, s, u->grid->col_comm, u->p->row_lo, u->y, u->rb,
                        split_row);
 }

@@ -13,14 +13,14 @@
 #include "core/timer.h"
 #include "grid/reduce.h"
 
-/* Undo stage s (entries [lo, hi) of the record carry stage s) with the undo of the
+/* Undo stage s (the span of the record that carries stage s) with the undo of the
  * table row that records its kind (presolve_table.c). Min form: y and z are sense *
  * (user-sense values). */
-static slp_err undo_stage(const ps_undo_t *u, int s, int64_t lo, int64_t hi)
+static slp_err undo_stage(const ps_undo_t *u, int s, ps_span_t span)
 {
     for (int k = 0; k < ps_reduction_count; k++)
         if (ps_reductions[k].stage == u->p->stage_kind[s])
-            return ps_reductions[k].undo ? ps_reductions[k].undo(u, s, lo, hi) : SLP_OK;
+            return ps_reductions[k].undo ? ps_reductions[k].undo(u, s, span) : SLP_OK;
     return slp_error(SLP_ERR_INTERNAL, "presolve: no undo for stage kind %d",
                      u->p->stage_kind[s]);
 }
@@ -43,12 +43,13 @@ static double bound_term(double v, double l, double u)
     return (v > 0.0 ? v * l : 0.0) + (v < 0.0 ? v * u : 0.0);
 }
 
-slp_err slp_presolve_recover(slp_grid_t *grid, slp_presolve_t *p,
-                             const slp_local_problem_t *orig, slp_result_t *result)
+slp_err slp_presolve_undo(slp_grid_t *grid, slp_presolve_t *p, slp_result_t *result)
 {
+    if (p->dropped)
+        return slp_error(SLP_ERR_INTERNAL, "presolve: the record was dropped before an undo");
     int64_t n = p->n_loc, m = p->m_loc;
     double sg = (double)p->sense;
-    double *x = result->x, *z = result->rc, *y = result->y, *ax = result->ax;
+    double *x = result->x, *z = result->rc, *y = result->y;
     double *cb = NULL, *rb = NULL;
     slp_err rc = ps_record_unpack(p);
     if (rc == SLP_OK)
@@ -75,25 +76,34 @@ slp_err slp_presolve_recover(slp_grid_t *grid, slp_presolve_t *p,
     }
     ps_undo_t undo = {grid, p, x, z, y, cb, rb};
     /* Stages in reverse; entries are stored in stage order. */
-    int64_t hi = p->n_ent;
+    ps_span_t span = {p->n_runs, p->n_runs, p->n_ent};
     for (int s = p->nstages - 1; s >= 0 && rc == SLP_OK; s--) {
-        int64_t lo = hi;
-        while (lo > 0 && p->ent[lo - 1].stage == s)
-            lo--;
-        rc = undo_stage(&undo, s, lo, hi);
-        hi = lo;
+        span.run_hi = span.run_lo;
+        while (span.run_lo > 0 && p->runs[span.run_lo - 1].stage == s)
+            span.ent_lo -= p->runs[--span.run_lo].len;
+        rc = undo_stage(&undo, s, span);
     }
+    free(cb);
+    free(rb);
+    return slp_comm_agree(grid->world, rc);
+}
+
+slp_err slp_presolve_finish(slp_grid_t *grid, const slp_presolve_t *p,
+                            const slp_local_problem_t *orig, slp_result_t *result)
+{
+    int64_t n = p->n_loc, m = p->m_loc;
+    double sg = (double)p->sense;
+    const double *x = result->x;
+    double *z = result->rc, *y = result->y, *ax = result->ax;
     /* Row activities: the original block at the final x. */
-    if (rc == SLP_OK) {
-        const slp_csr_t *a = &orig->A;
-        for (int64_t i = 0; i < m; i++) {
-            double sum = 0.0;
-            for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
-                sum += a->val[k] * x[a->col_idx[k]];
-            ax[i] = sum;
-        }
-        rc = slp_sum_over_row(grid, ax, m);
+    const slp_csr_t *a = &orig->A;
+    for (int64_t i = 0; i < m; i++) {
+        double sum = 0.0;
+        for (int64_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+            sum += a->val[k] * x[a->col_idx[k]];
+        ax[i] = sum;
     }
+    slp_err rc = slp_sum_over_row(grid, ax, m);
     if (rc == SLP_OK) {
         /* Objectives in the original space: primal c^T x + c0 (file sense), dual
          * with the checker's formula in min form. */
@@ -114,9 +124,14 @@ slp_err slp_presolve_recover(slp_grid_t *grid, slp_presolve_t *p,
         z[j] *= sg;
     for (int64_t i = 0; i < m; i++)
         y[i] *= sg;
-    free(cb);
-    free(rb);
     return slp_comm_agree(grid->world, rc);
+}
+
+slp_err slp_presolve_recover(slp_grid_t *grid, slp_presolve_t *p,
+                             const slp_local_problem_t *orig, slp_result_t *result)
+{
+    SLP_CALL(slp_presolve_undo(grid, p, result));
+    return slp_presolve_finish(grid, p, orig, result);
 }
 
 int64_t slp_presolve_unbounded_columns(const slp_presolve_t *pre) { return pre->unbounded_cols; }

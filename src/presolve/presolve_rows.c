@@ -203,7 +203,7 @@ slp_err ps_pass_activity(ps_ctx_t *x, int64_t *changed)
  * (at its lower bound max(0, max_j z_j / a_ij)), the smallest move that gives every
  * forced column's reduced cost the sign of the bound it sits at; then z_j -= a_ij y_i.
  * Redundant rows of the stage keep y_i = 0. rb holds 2 m values. */
-slp_err ps_undo_forcing(const ps_undo_t *u, int s, int64_t lo, int64_t hi)
+slp_err ps_undo_forcing(const ps_undo_t *u, int s, ps_span_t span)
 {
     slp_grid_t *grid = u->grid;
     const slp_presolve_t *p = u->p;
@@ -211,21 +211,22 @@ slp_err ps_undo_forcing(const ps_undo_t *u, int s, int64_t lo, int64_t hi)
     int64_t n = p->n_loc, m = p->m_loc;
     double *up = rb, *down = rb + m; /* max of -z/a (upper rows), of z/a (lower rows) */
     memset(rb, 0, 2 * (size_t)m * sizeof(double));
-    for (int64_t e = lo; e < hi; e++) {
-        const removed_entry_t *en = &p->ent[e];
-        double t = z[en->col] / en->val;
-        if (en->flags & ENTRY_FORCE_HI)
-            up[en->row] = fmax(up[en->row], -t);
-        else if (en->flags & ENTRY_FORCE_LO)
-            down[en->row] = fmax(down[en->row], t);
+    ps_cursor_t c = ps_cursor(p, span);
+    for (ps_entry_t en; ps_next(&c, &en);) {
+        double t = z[en.col] / en.val;
+        if (en.flags & ENTRY_FORCE_HI)
+            up[en.row] = fmax(up[en.row], -t);
+        else if (en.flags & ENTRY_FORCE_LO)
+            down[en.row] = fmax(down[en.row], t);
     }
     SLP_CALL(slp_max_over_row(grid, rb, 2 * m));
     for (int64_t i = 0; i < m; i++)
         if (p->row_stage[i] == s)
             y[i] = down[i] - up[i];
     memset(cb, 0, (size_t)n * sizeof(double));
-    for (int64_t e = lo; e < hi; e++)
-        cb[p->ent[e].col] += p->ent[e].val * y[p->ent[e].row];
+    c = ps_cursor(p, span);
+    for (ps_entry_t en; ps_next(&c, &en);)
+        cb[en.col] += en.val * y[en.row];
     SLP_CALL(slp_sum_over_col(grid, cb, n));
     for (int64_t j = 0; j < n; j++)
         z[j] -= cb[j];

@@ -169,7 +169,7 @@ static double slack_value(const slack_rec_t *k, double r, double y)
 /* Undo a slack stage: r_i from the row's copied entries (summed over row_comm), then
  * x_s and z_s = -a y_i from the holder (each summed over col_comm). The row's dual is
  * final already: the row was kept at this stage. */
-slp_err ps_undo_slack(const ps_undo_t *u, int s, int64_t lo, int64_t hi)
+slp_err ps_undo_slack(const ps_undo_t *u, int s, ps_span_t span)
 {
     slp_grid_t *grid = u->grid;
     const slp_presolve_t *p = u->p;
@@ -177,9 +177,10 @@ slp_err ps_undo_slack(const ps_undo_t *u, int s, int64_t lo, int64_t hi)
     const double *y = u->y;
     int64_t n = p->n_loc, m = p->m_loc;
     memset(rb, 0, (size_t)m * sizeof(double));
-    for (int64_t e = lo; e < hi; e++)
-        if (p->ent[e].flags & ENTRY_COPY)
-            rb[p->ent[e].row] += p->ent[e].val * xv[p->ent[e].col];
+    ps_cursor_t c = ps_cursor(p, span);
+    for (ps_entry_t en; ps_next(&c, &en);)
+        if (en.flags & ENTRY_COPY)
+            rb[en.row] += en.val * xv[en.col];
     SLP_CALL(slp_sum_over_row(grid, rb, m));
     for (int pass = 0; pass < 2; pass++) { /* 0: the values, 1: the reduced costs */
         memset(cb, 0, (size_t)n * sizeof(double));

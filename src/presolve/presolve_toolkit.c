@@ -92,24 +92,44 @@ int ps_grow(slp_presolve_t *p, void *array_ptr, int64_t *cap, int64_t need, size
 
 void ps_push_entry(slp_presolve_t *p, int64_t row, int32_t col, double val, int stage, int flags)
 {
-    if (!ps_grow(p, &p->ent, &p->cap_ent, p->n_ent + 1, sizeof *p->ent, 1024,
+    entry_run_t *last = p->n_runs > 0 ? &p->runs[p->n_runs - 1] : NULL;
+    int extend = last && last->row == (int32_t)row && last->stage == stage &&
+                 last->flags == flags && last->len < INT32_MAX;
+    int64_t cap_val = p->cap_ent;
+    if (!ps_grow(p, &p->ent_col, &p->cap_ent, p->n_ent + 1, sizeof *p->ent_col, 1024,
+                 "presolve's removed entries") ||
+        !ps_grow(p, &p->ent_val, &cap_val, p->n_ent + 1, sizeof *p->ent_val, 1024,
                  "presolve's removed entries"))
         return;
-    removed_entry_t *e = &p->ent[p->n_ent++];
-    e->row = (int32_t)row;
-    e->col = col;
-    e->stage = stage;
-    e->val = val;
-    e->flags = (unsigned char)flags;
+    if (!extend) {
+        if (!ps_grow(p, &p->runs, &p->cap_runs, p->n_runs + 1, sizeof *p->runs, 256,
+                     "presolve's removed entries"))
+            return;
+        p->runs[p->n_runs++] = (entry_run_t){(int32_t)row, stage, 0, flags};
+    }
+    p->runs[p->n_runs - 1].len++;
+    p->ent_col[p->n_ent] = col;
+    p->ent_val[p->n_ent] = val;
+    p->n_ent++;
 }
 
 /* Delete from the block every entry whose row is in row_kill or whose column is
- * in col_kill, recording it under `stage` with its row's row_flags (ENTRY_*). */
+ * in col_kill, recording it under `stage` with its row's row_flags (ENTRY_*). The
+ * pages of the entries already moved down or recorded, between the kept entries and
+ * the next one to read, go back as the pass runs, so that the block shrinks while the
+ * record grows (docs/memory.md "Presolve"). */
 void ps_compact_block(ps_ctx_t *x, int stage, int64_t *removed)
 {
+    enum { RELEASE_STEP = 1 << 18 }; /* entries (3 MiB of the block) */
     slp_csr_t *a = &x->lp->A;
-    int64_t out = 0;
+    int64_t out = 0, released_at = 0;
     for (int64_t i = 0; i < a->rows; i++) {
+        int64_t read = a->row_ptr[i];
+        if (read - out >= RELEASE_STEP && read - released_at >= RELEASE_STEP) {
+            slp_release_pages(a->col_idx + out, a->col_idx + read);
+            slp_release_pages(a->val + out, a->val + read);
+            released_at = read;
+        }
         int64_t start = a->row_ptr[i], end = a->row_ptr[i + 1];
         a->row_ptr[i] = out;
         for (int64_t k = start; k < end; k++) {
@@ -308,13 +328,14 @@ int ps_bound_flags(const ps_ctx_t *x, int32_t j, double row)
 
 /* z_j = c_j - sum_i a_ij y_i (min form) of the columns removed at stage s, over the
  * entries they had then ([lo, hi) of the record). */
-slp_err ps_undo_removed_costs(slp_grid_t *grid, const slp_presolve_t *p, int s, int64_t lo,
-                              int64_t hi, double *z, const double *y, double *cb)
+slp_err ps_undo_removed_costs(slp_grid_t *grid, const slp_presolve_t *p, int s, ps_span_t span,
+                              double *z, const double *y, double *cb)
 {
     int64_t n = p->n_loc;
     memset(cb, 0, (size_t)n * sizeof(double));
-    for (int64_t e = lo; e < hi; e++)
-        cb[p->ent[e].col] += p->ent[e].val * y[p->ent[e].row];
+    ps_cursor_t c = ps_cursor(p, span);
+    for (ps_entry_t en; ps_next(&c, &en);)
+        cb[en.col] += en.val * y[en.row];
     SLP_CALL(slp_sum_over_col(grid, cb, n));
     for (int64_t j = 0; j < n; j++)
         if (p->col_stage[j] == s)
@@ -363,8 +384,11 @@ slp_err ps_record_pack(slp_presolve_t *p)
         p->packed_cols[k].ray = p->col_ray[p->packed_cols[k].col];
     p->packed_cols = fit(p->packed_cols, p->n_packed_cols, sizeof *p->packed_cols);
     p->cap_packed_cols = p->n_packed_cols;
-    p->ent = fit(p->ent, p->n_ent, sizeof *p->ent);
+    p->ent_col = fit(p->ent_col, p->n_ent, sizeof *p->ent_col);
+    p->ent_val = fit(p->ent_val, p->n_ent, sizeof *p->ent_val);
     p->cap_ent = p->n_ent > 0 ? p->n_ent : p->cap_ent;
+    p->runs = fit(p->runs, p->n_runs, sizeof *p->runs);
+    p->cap_runs = p->n_runs > 0 ? p->n_runs : p->cap_runs;
     void *lines[] = {p->lc, p->uc, p->col_stage, p->col_ray, p->row_stage, p->row_rhs,
                      p->row_dual};
     for (size_t k = 0; k < sizeof lines / sizeof lines[0]; k++)

@@ -64,13 +64,13 @@ static double available_memory(void)
  * docs/memory.md). The limit is mem_limit, or the node's available memory divided by the ranks on the
  * node (OMPI_COMM_WORLD_LOCAL_SIZE / SLURM_NTASKS_PER_NODE when set). Collective. */
 slp_err slp_run_check_memory(const char *dir, double mem_limit, const slp_shard_manifest_t *man,
-                             const slp_grid_t *grid, int fixing)
+                             const slp_grid_t *grid, int fixing, int copies)
 {
     int64_t n_loc = man->col_off[grid->c + 1] - man->col_off[grid->c];
     int64_t m_loc = man->row_off[grid->r + 1] - man->row_off[grid->r];
     int64_t nnz_rc = man->block_nnz[(int64_t)grid->r * man->C + grid->c];
-    double need = (double)slp_shard_solver_bytes(m_loc, n_loc, nnz_rc, fixing);
-    double matrix = need - (double)slp_shard_solver_bytes(m_loc, n_loc, 0, fixing); /* the entries' share */
+    double need = (double)slp_shard_solver_bytes(m_loc, n_loc, nnz_rc, fixing, copies);
+    double matrix = need - (double)slp_shard_solver_bytes(m_loc, n_loc, 0, fixing, copies); /* the entries' share */
     double limit = mem_limit;
     const char *source = "--mem-limit";
     if (limit <= 0.0) {

@@ -335,7 +335,8 @@ slp_err slp_write_outputs(slp_grid_t *grid, const slp_local_problem_t *lp,
         rc = gather_per_rank(grid, info->local_nnz, &nnz);
     if (rc == SLP_OK)
         rc = gather_per_rank(grid, slp_shard_solver_bytes(lp->m_loc, lp->n_loc, info->local_nnz,
-                                                          info->column_fixing),
+                                                          info->column_fixing,
+                                                          info->block_copies),
                              &modelled);
     double total = slp_wall_seconds() - info->t_start;
     if (rc == SLP_OK && grid->rank == 0) {

@@ -28,6 +28,7 @@ typedef struct slp_run_info {
     const slp_shard_manifest_t *shard_manifest;
     slp_presolve_stats_t presolve; /* what presolve removed (zeros when off) */
     int column_fixing;      /* the solve holds column fixing's copy (the memory model) */
+    int block_copies;       /* --block-copies (slp_block_copies; the memory model) */
 } slp_run_info_t;
 
 /* Free the owned parts of info. */

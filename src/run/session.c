@@ -237,7 +237,7 @@ static slp_err prepare(slp_session_t *s, const slp_run_options_t *opt, const slp
                          "directory has no warm start from a text solution yet", in->path);
     if (s->sharded)
         SLP_CALL(slp_run_check_memory(in->path, opt->mem_limit, &s->manifest, s->grid,
-                                      slp_fixing_enabled(&s->set)));
+                                      slp_fixing_enabled(&s->set), s->set.block_copies));
     return open_side_files(s);
 }
 
@@ -248,6 +248,7 @@ static void describe(slp_session_t *s)
     s->info.nnz = s->lp.nnz;
     s->info.local_nnz = s->lp.A.nnz;
     s->info.column_fixing = slp_fixing_enabled(&s->set);
+    s->info.block_copies = s->set.block_copies;
     s->info.R = s->grid->R;
     s->info.C = s->grid->C;
     s->info.comm_mode = s->set.comm_support ? "support" : "dense";

@@ -199,10 +199,11 @@ slp_err slp_shard_pick_grid(const slp_shard_source_t *src, int64_t m, int64_t n,
 
 /* The solver's modelled peak on one rank of a block (m_loc x n_loc, nnz_rc entries)
  * solved from shards: A_rc and its transpose (12 bytes per entry each plus row
- * pointers) and the column- and row-length vectors the solve holds at its peak, with
- * column fixing's copy of the block when `fixing` (docs/memory.md, "Where the bytes go"
- * and "The model"). */
-int64_t slp_shard_solver_bytes(int64_t m_loc, int64_t n_loc, int64_t nnz_rc, int fixing);
+ * pointers; A_rc alone for copies = SLP_COPIES_ROWS, backend.h) and the column- and
+ * row-length vectors the solve holds at its peak, with column fixing's copy of the
+ * block when `fixing` (docs/memory.md, "Where the bytes go" and "The model"). */
+int64_t slp_shard_solver_bytes(int64_t m_loc, int64_t n_loc, int64_t nnz_rc, int fixing,
+                               int copies);
 
 /* One candidate of slp_shard_pick_grid_ranks. */
 typedef struct slp_grid_choice {

@@ -81,28 +81,36 @@ static int64_t cand_max_bytes(const cand_t *cd)
  * before scaling to the end (12 bytes per entry, 24 per column and 16 per row, and 8
  * for the row pointers) and 10 bytes of its own per column: 12 nnz + 34 n + 24 m more
  * in the scaling and loop phases.
+ * With --block-copies rows no transpose exists: A_rc alone in the scaling and the loop.
  * Not in the model: the doubleton pass's 80 bytes more per row when some row is a
  * doubleton equation (and 32 per column while it eliminates), and presolve's removed
- * entries, 24 bytes each, held through the solve (the block then holds fewer). */
+ * entries, 12 bytes each (and 16 per run of a row's), held through the solve: the block
+ * gives back their room as presolve removes them, and holds that many fewer. */
 #define SOLVER_PROCESS_BYTES (16 << 20)
 #define SOLVER_STATE_COLS 10
 #define SOLVER_STATE_ROWS 9
 
-int64_t slp_shard_solver_bytes(int64_t m_loc, int64_t n_loc, int64_t nnz_rc, int fixing)
+int64_t slp_shard_solver_bytes(int64_t m_loc, int64_t n_loc, int64_t nnz_rc, int fixing,
+                               int copies)
 {
+    int rows_only = copies == SLP_COPIES_ROWS;
     int64_t fixing_copy = fixing ? 12 * nnz_rc + 34 * n_loc + 24 * m_loc : 0;
-    int64_t a = 12 * nnz_rc + 8 * (m_loc + 1), at = 12 * nnz_rc + 8 * (n_loc + 1);
+    int64_t a = 12 * nnz_rc + 8 * (m_loc + 1);
+    int64_t at = rows_only ? 0 : 12 * nnz_rc + 8 * (n_loc + 1);
     int64_t block_vectors = 8 * (3 * n_loc + 2 * m_loc);
     int64_t presolve = a + block_vectors + 55 * n_loc + 110 * m_loc;
     int64_t longer = m_loc > n_loc ? m_loc : n_loc, shorter = m_loc > n_loc ? n_loc : m_loc;
     int64_t scaling = a + at + block_vectors + 8 * (longer + 5 * shorter) + fixing_copy;
-    slp_block_layout layout = slp_cpu_block_layout_for(m_loc, n_loc, nnz_rc, 1);
+    slp_block_layout layout = rows_only                  ? SLP_BLOCK_ROWS
+                              : copies == SLP_COPIES_TWO ? SLP_BLOCK_BOTH
+                              : copies == SLP_COPIES_ONE ? slp_cpu_block_one_copy(m_loc, n_loc)
+                                  : slp_cpu_block_layout_for(m_loc, n_loc, nnz_rc, 1);
     int64_t ptr = nnz_rc <= (int64_t)UINT32_MAX ? 4 : 8; /* the block's line pointers */
     int64_t a_kept = 12 * nnz_rc + ptr * (m_loc + 1), at_kept = 12 * nnz_rc + ptr * (n_loc + 1);
-    int64_t copies = layout == SLP_BLOCK_BOTH  ? a_kept + at_kept
-                     : layout == SLP_BLOCK_COLS ? at_kept
-                                                : a_kept;
-    int64_t loop = copies + 8 * (SOLVER_STATE_COLS * n_loc + SOLVER_STATE_ROWS * m_loc) +
+    int64_t kept = layout == SLP_BLOCK_BOTH  ? a_kept + at_kept
+                   : layout == SLP_BLOCK_COLS ? at_kept
+                                              : a_kept;
+    int64_t loop = kept + 8 * (SOLVER_STATE_COLS * n_loc + SOLVER_STATE_ROWS * m_loc) +
                    fixing_copy;
     int64_t peak = presolve > scaling ? presolve : scaling;
     return SOLVER_PROCESS_BYTES + (loop > peak ? loop : peak);
@@ -115,7 +123,8 @@ static int64_t cand_solver_bytes(const cand_t *cd)
         for (int c = 0; c < cd->C; c++) {
             int64_t b = slp_shard_solver_bytes(cd->row_off[r + 1] - cd->row_off[r],
                                                cd->col_off[c + 1] - cd->col_off[c],
-                                               cd->nnz[(int64_t)r * cd->C + c], 0);
+                                               cd->nnz[(int64_t)r * cd->C + c], 0,
+                                               SLP_COPIES_AUTO);
             worst = b > worst ? b : worst;
         }
     return worst;

@@ -558,11 +558,12 @@ slp_err slp_scale(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_
     slp_csr_t at;
     memset(&at, 0, sizeof at);
     scaler_t s = {.grid = grid, .m = lp->m_loc, .n = lp->n_loc, .parts = parts > 1 ? parts : 1};
-    s.lines_are_cols = s.n > s.m;
+    /* The passes stream the copy with more lines; without at_out, A_rc (no transpose). */
+    s.lines_are_cols = at_out && s.n > s.m;
     s.lines = s.lines_are_cols ? &at : &lp->A;
     s.local_lines = s.lines_are_cols ? grid->R == 1 : grid->C == 1;
     int64_t nlines = s.lines_are_cols ? s.n : s.m, ncross = s.lines_are_cols ? s.m : s.n;
-    slp_err rc = slp_csr_transpose(&lp->A, &at);
+    slp_err rc = at_out ? slp_csr_transpose(&lp->A, &at) : SLP_OK;
     double **arrays[] = {&s.inv_r, &s.inv_s, &s.cross_stat, &s.priv, &s.line_stat};
     size_t sizes[] = {(size_t)s.m, (size_t)s.n, 2 * (size_t)ncross,
                       2 * (size_t)ncross * (size_t)s.parts,

@@ -27,8 +27,10 @@ typedef struct slp_scaling {
 slp_err slp_preprocess(slp_local_problem_t *lp, int64_t *dropped);
 slp_err slp_compute_norms(slp_grid_t *grid, const slp_local_problem_t *lp, slp_norms_t *out);
 /* Geometric-mean, Ruiz, Pock-Chambolle and bound/objective rescaling of lp in place;
- * fills *sc (arrays owned by sc). The passes read A_rc's transpose, which is returned,
- * scaled like A_rc, in *at (owned by the caller; NULL: freed here). The sweeps are cut
+ * fills *sc (arrays owned by sc). The passes stream the copy with more lines, A_rc's
+ * transpose when it has more, and the transpose is returned, scaled like A_rc, in *at
+ * (owned by the caller); with at NULL no transpose is built and the passes stream A_rc
+ * (--block-copies rows, docs/memory.md). The sweeps are cut
  * into `parts` (the backend's, backend.h): the factors depend on it, not on the
  * threads that run them. */
 slp_err slp_scale(slp_grid_t *grid, slp_local_problem_t *lp, const slp_settings_t *settings,

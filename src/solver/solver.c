@@ -270,8 +270,11 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, double t_entry, slp
     SLP_CALL(slp_comm_agree(s->grid->world, check_device_memory(s, lp)));
     slp_scaling_t sc;
     slp_csr_t at; /* A_rc^T, built and scaled with A_rc, handed to the backend below */
+    memset(&at, 0, sizeof at);
+    /* --block-copies rows: no transpose at any point (docs/memory.md "The matrix") */
+    slp_csr_t *at_wanted = s->set->block_copies == SLP_COPIES_ROWS ? NULL : &at;
     double t_scale = slp_wall_seconds();
-    SLP_CALL(slp_scale(s->grid, lp, s->set, s->be->parts, &at, &sc));
+    SLP_CALL(slp_scale(s->grid, lp, s->set, s->be->parts, at_wanted, &sc));
     double t_vectors = slp_wall_seconds();
     s->theta_b = sc.theta_b;
     s->theta_c = sc.theta_c;
@@ -292,7 +295,7 @@ static slp_err setup(slp_pdhg_t *s, slp_local_problem_t *lp, double t_entry, slp
                                  (slp_block_values)s->set->block_values,
                                  s->set->precision == SLP_PRECISION_FP32_MATRIX};
     if (rc == SLP_OK) /* lp->A and at are handed over */
-        rc = s->be->block_create(s->be, &lp->A, &at, &block, &s->a);
+        rc = s->be->block_create(s->be, &lp->A, at_wanted, &block, &s->a);
     slp_csr_free(&at);
     if (rc == SLP_OK)
         rc = report_matrix(s, local_nnz, res);

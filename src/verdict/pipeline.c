@@ -201,17 +201,23 @@ static slp_err attempt(slp_grid_t *grid, slp_local_problem_t *lp, original_t *be
         free(y0);
     }
     rc = slp_comm_agree(grid->world, rc);
-    const slp_local_problem_t *given = NULL;
-    if (rc == SLP_OK && decided < 0)
-        rc = original_get(grid, before, &given);
     /* Rays found on the reduced problem are not the original's: PDHG's are dropped (the
      * verdict finds one of the original), the empty columns' are lifted. */
     int lift = decided < 0 && *unbounded_cols > 0 && result->status == SLP_STATUS_OPTIMAL;
     slp_result_t reduced = {0};
     if (rc == SLP_OK && lift)
         rc = slp_comm_agree(grid->world, copy_point(result, lp->n_loc, lp->m_loc, &reduced));
+    /* The reductions undone, the record goes before the original problem comes back
+     * (read again from shards): the two need not be in memory at once. */
     if (rc == SLP_OK && decided < 0)
-        rc = slp_comm_agree(grid->world, slp_presolve_recover(grid, pre, given, result));
+        rc = slp_presolve_undo(grid, pre, result);
+    if (rc == SLP_OK && decided < 0 && !lift)
+        slp_presolve_drop_record(pre);
+    const slp_local_problem_t *given = NULL;
+    if (rc == SLP_OK && decided < 0)
+        rc = original_get(grid, before, &given);
+    if (rc == SLP_OK && decided < 0)
+        rc = slp_presolve_finish(grid, pre, given, result);
     if (rc == SLP_OK && decided < 0 && (presolve_removed(stats) || *unbounded_cols > 0)) {
         free(result->ray_x);
         free(result->ray_y);

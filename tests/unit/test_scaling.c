@@ -29,7 +29,12 @@ static void local_of(const slp_model_t *model, slp_local_problem_t *lp)
           slp_error_message());
 }
 
-/* The 1x1-grid local problem of `model`, scaled with `set` cut into `parts`. */
+/* Whether scale_local asks for the transpose (the passes then stream the copy with
+ * more lines) or not (they stream A_rc, --block-copies rows). */
+static int with_transpose = 0;
+
+/* The 1x1-grid local problem of `model`, scaled with `set` cut into `parts`; with the
+ * transpose, it must hold the scaled A_rc's values bit for bit. */
 static void scale_local(const slp_model_t *model, const slp_settings_t *set, int parts,
                         slp_local_problem_t *lp, slp_scaling_t *sc)
 {
@@ -37,7 +42,18 @@ static void scale_local(const slp_model_t *model, const slp_settings_t *set, int
     slp_grid_t *grid = NULL;
     slp_grid_create(1, 1, &grid);
     *sc = (slp_scaling_t){0};
-    CHECK(slp_scale(grid, lp, set, parts, NULL, sc) == SLP_OK, "scale: %s", slp_error_message());
+    slp_csr_t at = {0};
+    CHECK(slp_scale(grid, lp, set, parts, with_transpose ? &at : NULL, sc) == SLP_OK,
+          "scale: %s", slp_error_message());
+    if (with_transpose) {
+        slp_csr_t expect;
+        CHECK(slp_csr_transpose(&lp->A, &expect) == SLP_OK, "transpose");
+        CHECK(at.nnz == expect.nnz && !memcmp(at.val, expect.val, sizeof(double) * at.nnz) &&
+                  !memcmp(at.col_idx, expect.col_idx, sizeof(int32_t) * at.nnz),
+              "the scaled transpose is not the transpose of the scaled A_rc");
+        slp_csr_free(&expect);
+    }
+    slp_csr_free(&at);
     slp_grid_destroy(&grid);
 }
 
@@ -287,6 +303,24 @@ static void test_parts_not_threads(void)
     CHECK(worst < 1e-12, "1 and 3 parts: column factors differ by %.3g", worst);
 }
 
+/* The passes streaming the columns (through the transpose) or the rows (A_rc alone)
+ * give the same factors to rounding: maxima are exact, sums differ in order only. */
+static void test_either_copy(void)
+{
+    enum { M = 200, N = 1500 };
+    static double r1[M], s1[N], r2[M], s2[N];
+    random_factors(3, 1, r1, s1);
+    with_transpose = 1;
+    random_factors(3, 1, r2, s2);
+    with_transpose = 0;
+    double worst = 0.0;
+    for (int i = 0; i < M; i++)
+        worst = fmax(worst, fabs(r2[i] / r1[i] - 1.0));
+    for (int j = 0; j < N; j++)
+        worst = fmax(worst, fabs(s2[j] / s1[j] - 1.0));
+    CHECK(worst < 1e-12, "rows and columns streamed: factors differ by %.3g", worst);
+}
+
 /* Scale a model on a 1x1 grid with Curtis-Reid sweeps alone (no other pass, no
  * bound/objective rescaling). */
 static void scale_curtis_reid_only(slp_model_t *model, int sweeps, slp_local_problem_t *lp,
@@ -385,6 +419,7 @@ int main(void)
     test_curtis_reid();
     test_curtis_reid_units();
     test_parts_not_threads();
+    test_either_copy();
     test_ruiz_diagonal();
     test_pock_chambolle();
     test_geometric_mean();
