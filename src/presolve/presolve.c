@@ -107,9 +107,9 @@ static slp_err ctx_alloc(ps_ctx_t *x)
     SLP_CALL(slp_alloc(&x->widen, 2 * (size_t)m + 1, sizeof(double)));
     memset(x->widen, 0, (2 * (size_t)m + 1) * sizeof(double));
     SLP_CALL(slp_alloc(&x->cbuf, 2 * (size_t)n + 1, sizeof(double)));
-    SLP_CALL(slp_alloc(&x->costmag, (size_t)n + 1, sizeof(double)));
+    SLP_CALL(slp_alloc(&x->costmag, (size_t)n + 1, sizeof(float)));
     for (int64_t j = 0; j < n; j++)
-        x->costmag[j] = fabs(x->lp->obj[j]);
+        x->costmag[j] = ps_rounding_scale(fabs(x->lp->obj[j]));
     SLP_CALL(slp_alloc(&x->row_kill, (size_t)m + 1, 1));
     SLP_CALL(slp_alloc(&x->row_flags, (size_t)m + 1, 1));
     SLP_CALL(slp_alloc(&x->col_kill, (size_t)n + 1, 1));

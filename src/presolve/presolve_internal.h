@@ -10,6 +10,7 @@
 #ifndef SLP_PRESOLVE_INTERNAL_H
 #define SLP_PRESOLVE_INTERNAL_H
 
+#include <float.h>
 #include <math.h>
 
 #include "presolve/presolve.h"
@@ -175,8 +176,9 @@ typedef struct ps_ctx {
     double *cbuf;           /* [2 n_loc] */
     double *sbuf;           /* [2 n_loc] while bounds are proposed (ps_bounds_reset) */
     double *rowmag;         /* [m_loc] sum |a_ij v_j| moved into the row bounds */
-    double *costmag;        /* [n_loc] |c_j| plus the sum of |terms| substitutions moved
-                             * into c_j (the scale of its rounding, ps_cost_update) */
+    float *costmag;         /* [n_loc] |c_j| plus the sum of |terms| substitutions moved
+                             * into c_j (the scale of its rounding, ps_cost_update; a
+                             * float: a scale needs no more, ps_rounding_scale) */
     double *widen;          /* [2 m_loc] what slack columns added to lc (-inf or finite)
                              * and, from m_loc on, to uc (finite or +inf) */
     unsigned char *row_kill, *row_flags; /* [m_loc] */
@@ -198,6 +200,10 @@ static inline int ps_movable_column(const ps_ctx_t *x, int64_t j)
 {
     return x->p->col_stage[j] < 0 && x->ccnt[j] > 0 && x->lp->lv[j] < x->lp->uv[j];
 }
+
+/* A rounding scale held as a float (presolve's costmag): rounded to nearest, and held at
+ * FLT_MAX above it, so that an overflow never makes every value look like rounding. */
+static inline float ps_rounding_scale(double v) { return v < FLT_MAX ? (float)v : FLT_MAX; }
 
 /* Least and greatest term a x of a column with bounds [l, u] in a row activity. */
 static inline double ps_least_term(double a, double l, double u) { return a > 0.0 ? a * l : a * u; }

@@ -171,7 +171,7 @@ void ps_cost_update(ps_ctx_t *x, const double *dc, const double *dcmag)
         if (x->p->col_stage[j] >= 0 || (dc[j] == 0.0 && dcmag[j] == 0.0))
             continue;
         lp->obj[j] -= dc[j];
-        x->costmag[j] += dcmag[j];
+        x->costmag[j] = ps_rounding_scale((double)x->costmag[j] + dcmag[j]);
         if (fabs(lp->obj[j]) <= SLP_PS_COST_ROUNDING * x->costmag[j])
             lp->obj[j] = 0.0;
     }

@@ -70,7 +70,7 @@ static int64_t cand_max_bytes(const cand_t *cd)
  * stored entry), plus the process's own memory: 16 MiB for a rank of Open MPI (the
  * binary, its libraries, the runtime's buffers; 7 MiB without a launcher).
  *   presolve  the block as read (A_rc, 3 column and 2 row vectors), presolve's working
- *             arrays and record: 55 bytes per column (8 of them the costs' rounding
+ *             arrays and record: 51 bytes per column (4 of them the costs' rounding
  *             scale, presolve_internal.h costmag) and 110 per row;
  *   scaling   A_rc and its transpose, the block's vectors, and the scaling's factors and
  *             statistics: 1 vector of the long side (3 when other ranks share its lines),
@@ -98,7 +98,7 @@ int64_t slp_shard_solver_bytes(int64_t m_loc, int64_t n_loc, int64_t nnz_rc, int
     int64_t a = 12 * nnz_rc + 8 * (m_loc + 1);
     int64_t at = rows_only ? 0 : 12 * nnz_rc + 8 * (n_loc + 1);
     int64_t block_vectors = 8 * (3 * n_loc + 2 * m_loc);
-    int64_t presolve = a + block_vectors + 55 * n_loc + 110 * m_loc;
+    int64_t presolve = a + block_vectors + 51 * n_loc + 110 * m_loc;
     int64_t longer = m_loc > n_loc ? m_loc : n_loc, shorter = m_loc > n_loc ? n_loc : m_loc;
     int64_t scaling = a + at + block_vectors + 8 * (longer + 5 * shorter) + fixing_copy;
     slp_block_layout layout = rows_only                  ? SLP_BLOCK_ROWS
