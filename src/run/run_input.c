@@ -84,14 +84,21 @@ slp_err slp_run_check_memory(const char *dir, double mem_limit, const slp_shard_
         limit /= per_node >= 1.0 ? per_node : 1.0;
         source = "available memory";
     }
+    /* A_rc alone (--block-copies rows) may fit where the default copies do not. */
+    double need_rows = (double)slp_shard_solver_bytes(m_loc, n_loc, nnz_rc, fixing,
+                                                      SLP_COPIES_ROWS);
+    char rows_hint[96] = "";
+    if (copies != SLP_COPIES_ROWS && need_rows <= limit)
+        snprintf(rows_hint, sizeof rows_hint, ", or --block-copies rows (about %.3g GB, "
+                 "slower products)", need_rows / 1e9);
     slp_err rc = SLP_OK;
     if (need > limit)
         rc = slp_error(SLP_ERR_INPUT,
                        "%s: block (%d, %d) needs about %.3g GB on rank %d (matrix entries %.3g "
                        "GB, the rest %.3g GB) but the limit is %.3g GB (%s); cut the model for "
-                       "more ranks (shardlp shard --grid) or raise --mem-limit",
+                       "more ranks (shardlp shard --grid) or raise --mem-limit%s",
                        dir, grid->r, grid->c, need / 1e9, grid->rank, matrix / 1e9,
-                       (need - matrix) / 1e9, limit / 1e9, source);
+                       (need - matrix) / 1e9, limit / 1e9, source, rows_hint);
     return slp_comm_agree(grid->world, rc);
 }
 

@@ -6,7 +6,8 @@
 # solved to 1e-6 with the default layout and with rows on grids 1x1, 2x2 and 1x4 (from
 # the MPS file) and from 1x1 shards: every run optimal, the log saying only A is held,
 # objectives within 1e-6 relative of the default 1x1 run's and, where highspy is
-# installed (build/pyenv), of HiGHS's optimum.
+# installed (build/pyenv), of HiGHS's optimum. A --mem-limit between the two layouts'
+# modelled peaks refuses the default with a hint and admits rows.
 set -u
 BIN=$1; ROOT=$2
 MPIRUN="mpirun --allow-run-as-root --oversubscribe --mca btl self,vader"
@@ -60,5 +61,25 @@ sys.exit(0 if good else 1)
 PY
     done
 done
+# --mem-limit between the two layouts' modelled peaks: the default refuses the shards in
+# one line that names --block-copies rows, and rows then solves within the limit.
+for c in auto rows; do
+    "$BIN" solve "$T/dm.shards" --iter-limit 1 --block-copies $c --quiet --json "$T/$c.json" ||
+        bad "dm shards --block-copies $c"
+done
+limit=$(python3 -c "
+import json, sys
+a, r = (json.load(open(f))['memory']['modelled_peak_bytes_largest_rank'] for f in sys.argv[1:3])
+print(int((a + r) / 2) if r < a else 0)" "$T/auto.json" "$T/rows.json")
+if [ "$limit" -gt 0 ]; then
+    "$BIN" solve "$T/dm.shards" --iter-limit 1 --mem-limit "$limit" --quiet 2>"$T/err" &&
+        bad "--mem-limit $limit: the default layout was not refused"
+    if [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "block-copies rows" "$T/err"; then ok; else
+        bad "--mem-limit $limit: $(cat "$T/err")"; fi
+    "$BIN" solve "$T/dm.shards" --iter-limit 1 --mem-limit "$limit" --block-copies rows --quiet &&
+        ok || bad "--mem-limit $limit with --block-copies rows"
+else
+    bad "the modelled peak with rows is not below the default's"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
