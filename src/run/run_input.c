@@ -62,15 +62,15 @@ static double available_memory(void)
 
 /* The estimate is the solver's modelled peak of the block (slp_shard_solver_bytes,
  * docs/memory.md). The limit is mem_limit, or the node's available memory divided by the ranks on the
- * node (OMPI_COMM_WORLD_LOCAL_SIZE / SLURM_NTASKS_PER_NODE when set). Collective. */
+ * node (OMPI_COMM_WORLD_LOCAL_SIZE / SLURM_NTASKS_PER_NODE when set). With the backend's
+ * own choice of copies (*copies auto), a block that fits only with A_rc alone makes every
+ * rank take --block-copies rows (logged) instead of a refusal. Collective. */
 slp_err slp_run_check_memory(const char *dir, double mem_limit, const slp_shard_manifest_t *man,
-                             const slp_grid_t *grid, int fixing, int copies)
+                             const slp_grid_t *grid, int fixing, int *copies)
 {
     int64_t n_loc = man->col_off[grid->c + 1] - man->col_off[grid->c];
     int64_t m_loc = man->row_off[grid->r + 1] - man->row_off[grid->r];
     int64_t nnz_rc = man->block_nnz[(int64_t)grid->r * man->C + grid->c];
-    double need = (double)slp_shard_solver_bytes(m_loc, n_loc, nnz_rc, fixing, copies);
-    double matrix = need - (double)slp_shard_solver_bytes(m_loc, n_loc, 0, fixing, copies); /* the entries' share */
     double limit = mem_limit;
     const char *source = "--mem-limit";
     if (limit <= 0.0) {
@@ -84,11 +84,22 @@ slp_err slp_run_check_memory(const char *dir, double mem_limit, const slp_shard_
         limit /= per_node >= 1.0 ? per_node : 1.0;
         source = "available memory";
     }
+    double need = (double)slp_shard_solver_bytes(m_loc, n_loc, nnz_rc, fixing, *copies);
     /* A_rc alone (--block-copies rows) may fit where the default copies do not. */
     double need_rows = (double)slp_shard_solver_bytes(m_loc, n_loc, nnz_rc, fixing,
                                                       SLP_COPIES_ROWS);
+    double take_rows[1] = {*copies == SLP_COPIES_AUTO && need > limit && need_rows <= limit};
+    SLP_CALL(slp_comm_max(grid->world, take_rows, 1));
+    if (take_rows[0] > 0.0) {
+        *copies = SLP_COPIES_ROWS;
+        need = need_rows;
+        slp_log("Memory: a block fits the limit (%.3g GB, %s) only with A_rc alone: "
+                "--block-copies rows taken (slower products; docs/memory.md)\n",
+                limit / 1e9, source);
+    }
+    double matrix = need - (double)slp_shard_solver_bytes(m_loc, n_loc, 0, fixing, *copies);
     char rows_hint[96] = "";
-    if (copies != SLP_COPIES_ROWS && need_rows <= limit)
+    if (*copies != SLP_COPIES_ROWS && need_rows <= limit)
         snprintf(rows_hint, sizeof rows_hint, ", or --block-copies rows (about %.3g GB, "
                  "slower products)", need_rows / 1e9);
     slp_err rc = SLP_OK;

@@ -18,9 +18,10 @@ slp_err slp_run_grid(const slp_run_options_t *o, slp_grid_t **grid);
 slp_err slp_run_shard_grid(const char *dir, const slp_run_options_t *o,
                            slp_shard_manifest_t *man, slp_grid_t **grid);
 /* Refuse, before reading, a block that would not fit this rank's memory (with column
- * fixing's copy when `fixing`; the block's copies as --block-copies asks). */
+ * fixing's copy when `fixing`; the block's copies as --block-copies asks, *copies,
+ * which becomes rows on every rank when it was auto and only A_rc alone fits). */
 slp_err slp_run_check_memory(const char *dir, double mem_limit, const slp_shard_manifest_t *man,
-                             const slp_grid_t *grid, int fixing, int copies);
+                             const slp_grid_t *grid, int fixing, int *copies);
 slp_err slp_run_read_shards(const char *dir, const slp_shard_manifest_t *man, slp_grid_t *grid,
                             slp_local_problem_t *lp, slp_run_info_t *info);
 /* Rank 0 reads `path` (or takes `model` when path is NULL), validates it, applies the

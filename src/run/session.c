@@ -237,7 +237,7 @@ static slp_err prepare(slp_session_t *s, const slp_run_options_t *opt, const slp
                          "directory has no warm start from a text solution yet", in->path);
     if (s->sharded)
         SLP_CALL(slp_run_check_memory(in->path, opt->mem_limit, &s->manifest, s->grid,
-                                      slp_fixing_enabled(&s->set), s->set.block_copies));
+                                      slp_fixing_enabled(&s->set), &s->set.block_copies));
     return open_side_files(s);
 }
 

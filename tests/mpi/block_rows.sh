@@ -6,10 +6,11 @@
 # solved to 1e-6 with the default layout and with rows on grids 1x1, 2x2 and 1x4 (from
 # the MPS file) and from 1x1 shards: every run optimal, the log saying only A is held,
 # objectives within 1e-6 relative of the default 1x1 run's and, where highspy is
-# installed (build/pyenv), of HiGHS's optimum. A --mem-limit between the two layouts'
-# modelled peaks refuses the default with a hint and admits rows.
+# installed (build/pyenv), of HiGHS's optimum. With a --mem-limit between the two
+# layouts' modelled peaks, the default takes rows (and solves to the same objective)
+# and two copies asked for are refused with a hint.
 set -u
-BIN=$1; ROOT=$2
+BIN=$1; ROOT=$2; dm_objective=0
 MPIRUN="mpirun --allow-run-as-root --oversubscribe --mca btl self,vader"
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 pass=0; fail=0
@@ -38,6 +39,7 @@ PY
     fi
     "$BIN" solve "$T/$lp.mps" --tol 1e-6 --json "$T/base.json" >"$T/base.log" 2>&1 ||
         { bad "$lp default 1x1: $(tail -2 "$T/base.log")"; continue; }
+    [ "$lp" = dm ] && dm_objective=$(python3 -c "import json; print(repr(json.load(open('$T/base.json'))['objective']))")
     runs=("1x1:$T/$lp.mps" "2x2:$T/$lp.mps" "1x4:$T/$lp.mps" "1x1:$T/$lp.shards")
     for run in "${runs[@]}"; do
         grid=${run%%:*}; model=${run#*:}
@@ -61,8 +63,8 @@ sys.exit(0 if good else 1)
 PY
     done
 done
-# --mem-limit between the two layouts' modelled peaks: the default refuses the shards in
-# one line that names --block-copies rows, and rows then solves within the limit.
+# --mem-limit between the two layouts' modelled peaks: the default (auto) takes rows and
+# says so; two copies asked for are refused in one line that names --block-copies rows.
 for c in auto rows; do
     "$BIN" solve "$T/dm.shards" --iter-limit 1 --block-copies $c --quiet --json "$T/$c.json" ||
         bad "dm shards --block-copies $c"
@@ -72,14 +74,40 @@ import json, sys
 a, r = (json.load(open(f))['memory']['modelled_peak_bytes_largest_rank'] for f in sys.argv[1:3])
 print(int((a + r) / 2) if r < a else 0)" "$T/auto.json" "$T/rows.json")
 if [ "$limit" -gt 0 ]; then
-    "$BIN" solve "$T/dm.shards" --iter-limit 1 --mem-limit "$limit" --quiet 2>"$T/err" &&
-        bad "--mem-limit $limit: the default layout was not refused"
+    "$BIN" solve "$T/dm.shards" --tol 1e-6 --mem-limit "$limit" --json "$T/lim.json" \
+        >"$T/lim.log" 2>&1 || bad "--mem-limit $limit: $(tail -2 "$T/lim.log")"
+    if grep -q "block-copies rows taken" "$T/lim.log" && grep -q "^Matrix:.*(A: plain)" "$T/lim.log" &&
+        python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if d['status'] == 'optimal' and abs(d['objective'] - float(sys.argv[2])) <= 1e-6 * abs(float(sys.argv[2])) else 1)" \
+            "$T/lim.json" "$dm_objective"; then ok; else
+        bad "--mem-limit $limit with auto copies: $(grep -E 'Memory|Matrix|Status' "$T/lim.log")"; fi
+    "$BIN" solve "$T/dm.shards" --iter-limit 1 --mem-limit "$limit" --block-copies two --quiet \
+        2>"$T/err" && bad "--mem-limit $limit: two copies were not refused"
     if [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "block-copies rows" "$T/err"; then ok; else
-        bad "--mem-limit $limit: $(cat "$T/err")"; fi
-    "$BIN" solve "$T/dm.shards" --iter-limit 1 --mem-limit "$limit" --block-copies rows --quiet &&
-        ok || bad "--mem-limit $limit with --block-copies rows"
+        bad "--mem-limit $limit, two copies: $(cat "$T/err")"; fi
 else
     bad "the modelled peak with rows is not below the default's"
 fi
+# The same on 2x2 shards: a rank whose block fits only with rows makes every rank take it.
+$MPIRUN -np 4 "$BIN" gen design-match --treated 300 --controls 600 --covariates 6 --neighbors 4 \
+    --grid 2x2 --out "$T/dm22" --quiet || bad "gen design-match 2x2"
+for c in auto rows; do
+    $MPIRUN -np 4 "$BIN" solve "$T/dm22" --iter-limit 1 --block-copies $c --quiet \
+        --json "$T/$c.json" || bad "dm 2x2 shards --block-copies $c"
+done
+limit=$(python3 -c "
+import json, sys
+a, r = (json.load(open(f))['memory']['modelled_peak_bytes_largest_rank'] for f in sys.argv[1:3])
+print(int((a + r) / 2) if r < a else 0)" "$T/auto.json" "$T/rows.json")
+timeout 300 $MPIRUN -np 4 "$BIN" solve "$T/dm22" --tol 1e-6 --mem-limit "$limit" \
+    --json "$T/lim.json" >"$T/lim.log" 2>&1 || bad "2x2 --mem-limit $limit: $(tail -2 "$T/lim.log")"
+if grep -q "block-copies rows taken" "$T/lim.log" && python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if d['status'] == 'optimal' and abs(d['objective'] - float(sys.argv[2])) <= 1e-6 * abs(float(sys.argv[2])) else 1)" \
+        "$T/lim.json" "$dm_objective"; then ok; else
+    bad "2x2 --mem-limit $limit: $(grep -E 'Memory|Matrix|Status|Objective' "$T/lim.log")"; fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
