@@ -62,8 +62,9 @@ static const slp_option_t TABLE[] = {
     {"block-copies", NULL, SLP_OPT_CHOICE, SOLVER(block_copies), 0, 0, "auto|one|two|rows",
      NULL, "distribution", "K",
      "CSR copies of each rank's block on the CPU: one serves both products (auto: when one side "
-     "is at most half the other and the copy saved is 8 MiB or more); rows: one copy, A_rc "
-     "itself, and no transpose built at any point, the lowest peak (docs/memory.md)"},
+     "is at most half the other and the copy saved is 8 MiB or more, and rows when shards fit "
+     "the memory limit only so); rows: one copy, A_rc itself, and no transpose built at any "
+     "point, the lowest peak (docs/memory.md)"},
     {"matrix-values", NULL, SLP_OPT_CHOICE, SOLVER(block_values), 0, 0, "auto|plain|compact",
      NULL, "distribution", "FORM",
      "how the CPU backend holds each block copy's values, bitwise the same products: compact, "
