@@ -53,6 +53,9 @@ static slp_err zero_finite(slp_backend_t *be, double *dst, const double *src, in
 static slp_err phase_create(slp_pdhg_t *main_solver, int dual_phase, slp_pdhg_t *p)
 {
     *p = *main_solver; /* scalars and borrowed pointers (matrix, plan, scaling factors) */
+    /* The phases aim at feasibility to the absolute tolerance, below the floor that FP32
+     * values put under the residuals (--precision fp32-matrix): they read the doubles. */
+    p->fp32_iterations = 0;
     slp_backend_t *be = p->be;
     SLP_CALL(slp_state_create(p, SLP_VEC_PHASE, 0)); /* zero-filled */
     const slp_pdhg_t *s = main_solver;

@@ -4,7 +4,7 @@
 # tight tolerance is still met: e226 and boeing1 at 1e-8 end optimal at their published
 # optima (1e-6 relative) and the log names the hand-over; the guarded backend (the CPU
 # kernels on guarded memory) ends bit for bit as the CPU backend; the options it cannot
-# serve (checkpoints) are refused with one line. (The CUDA backend's FP32 products are
+# serve (checkpoints) are refused with one line; polishing's phases read the doubles. (The CUDA backend's FP32 products are
 # compared with the CPU's by bench/gpu-check.sh on a device.)
 set -u
 BIN=$1; ROOT=$2; SHARED=$3
@@ -47,5 +47,23 @@ for extra in "--checkpoint $T/ck"; do
     [ $code -ne 0 ] && [ "$(wc -l < "$T/err")" -eq 1 ] && grep -q "precision" "$T/err" && ok ||
         bad "fp32-matrix with $extra: exit $code, $(cat "$T/err")"
 done
+# Feasibility polishing under the benchmark's criterion (absolute 1e-8): its phases read the
+# doubles, since FP32 values put a floor above 1e-8 under their residuals. A generated
+# heat-source LP must meet the criterion with FP32 values in at most 3 times the
+# iterations the doubles take (when the phases read FP32 too: 246,248 against 8,704).
+"$BIN" gen heat-source --grid-size 6 --candidates 8 --sources 2 --measurements 6 --scale benchmark \
+    --mps "$T/hs.mps" --quiet || bad "gen heat-source"
+CRIT="--termination detailed --eps-abs 1e-8 --eps-rel 0 --gap-rel 1e-2 --norm linf --polish --threads 1"
+for p in fp64 fp32-matrix; do
+    # shellcheck disable=SC2086
+    timeout 120 "$BIN" solve "$T/hs.mps" $CRIT --precision $p --quiet --json "$T/hs-$p.json" ||
+        bad "heat-source --precision $p: exit $?"
+done
+python3 - "$T/hs-fp64.json" "$T/hs-fp32-matrix.json" <<'PY' && ok || bad "heat-source with polishing: see above"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+print("heat-source, polishing: fp64", a["status"], a["iterations"], "fp32-matrix", b["status"], b["iterations"])
+sys.exit(0 if a["status"] == b["status"] == "optimal" and b["iterations"] <= 3 * a["iterations"] else 1)
+PY
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
