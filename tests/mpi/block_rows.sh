@@ -73,6 +73,11 @@ limit=$(python3 -c "
 import json, sys
 a, r = (json.load(open(f))['memory']['modelled_peak_bytes_largest_rank'] for f in sys.argv[1:3])
 print(int((a + r) / 2) if r < a else 0)" "$T/auto.json" "$T/rows.json")
+# shardlp info prints the directory's modelled peak with rows: the solve's own figure.
+info_rows=$("$BIN" info "$T/dm.shards" | sed -n 's/^ *1x1 *\([0-9]*\) bytes.*--block-copies rows.*/\1/p')
+json_rows=$(python3 -c "import json; print(json.load(open('$T/rows.json'))['memory']['modelled_peak_bytes_largest_rank'])")
+[ -n "$info_rows" ] && [ "$info_rows" = "$json_rows" ] && ok ||
+    bad "shardlp info's peak with rows '$info_rows' against the solve's $json_rows"
 if [ "$limit" -gt 0 ]; then
     "$BIN" solve "$T/dm.shards" --tol 1e-6 --mem-limit "$limit" --json "$T/lim.json" \
         >"$T/lim.log" 2>&1 || bad "--mem-limit $limit: $(tail -2 "$T/lim.log")"
