@@ -138,22 +138,6 @@ static void print_summary(const char *dir, const slp_shard_manifest_t *man,
     }
 }
 
-/* The modelled solver peak of this directory's largest rank with the block's copies
- * `copies` (slp_block_copies). */
-static int64_t largest_rank_bytes(const slp_shard_manifest_t *man, int copies)
-{
-    int64_t worst = 0;
-    for (int r = 0; r < man->R; r++)
-        for (int c = 0; c < man->C; c++) {
-            int64_t b = slp_shard_solver_bytes(man->row_off[r + 1] - man->row_off[r],
-                                               man->col_off[c + 1] - man->col_off[c],
-                                               man->block_nnz[(int64_t)r * man->C + c], 0,
-                                               copies);
-            worst = b > worst ? b : worst;
-        }
-    return worst;
-}
-
 /* Every grid of this directory's rank count with its modelled peak (the solver's, per
  * rank), the directory's own marked; then the directory's with A_rc alone. */
 static slp_err print_grid_choices(const char *dir, const slp_shard_manifest_t *man)
@@ -169,7 +153,8 @@ static slp_err print_grid_choices(const char *dir, const slp_shard_manifest_t *m
                (double)all[k].max_rank_bytes / (1024.0 * 1024.0), (long long)all[k].dense_hops,
                all[k].R == man->R && all[k].C == man->C ? "   <- this directory" : "",
                all[k].R == R && all[k].C == C ? "   <- --grid auto" : "");
-    int64_t rows = largest_rank_bytes(man, SLP_COPIES_ROWS);
+    int64_t rows = slp_shard_grid_solver_bytes(man->R, man->C, man->row_off, man->col_off,
+                                               man->block_nnz, SLP_COPIES_ROWS);
     printf("  %dx%-6d %14lld bytes (%.1f MiB)   with --block-copies rows (A_rc alone, slower "
            "products)\n", man->R, man->C, (long long)rows, (double)rows / (1024.0 * 1024.0));
     free(all);

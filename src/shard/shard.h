@@ -204,6 +204,10 @@ slp_err slp_shard_pick_grid(const slp_shard_source_t *src, int64_t m, int64_t n,
  * block when `fixing` (docs/memory.md, "Where the bytes go" and "The model"). */
 int64_t slp_shard_solver_bytes(int64_t m_loc, int64_t n_loc, int64_t nnz_rc, int fixing,
                                int copies);
+/* The largest of slp_shard_solver_bytes (without column fixing) over the blocks of an
+ * R x C grid: cuts row_off [R+1], col_off [C+1], block_nnz [R*C] row-major. */
+int64_t slp_shard_grid_solver_bytes(int R, int C, const int64_t *row_off, const int64_t *col_off,
+                                    const int64_t *block_nnz, int copies);
 
 /* One candidate of slp_shard_pick_grid_ranks. */
 typedef struct slp_grid_choice {

@@ -116,18 +116,24 @@ int64_t slp_shard_solver_bytes(int64_t m_loc, int64_t n_loc, int64_t nnz_rc, int
     return SOLVER_PROCESS_BYTES + (loop > peak ? loop : peak);
 }
 
-static int64_t cand_solver_bytes(const cand_t *cd)
+int64_t slp_shard_grid_solver_bytes(int R, int C, const int64_t *row_off, const int64_t *col_off,
+                                    const int64_t *block_nnz, int copies)
 {
     int64_t worst = 0;
-    for (int r = 0; r < cd->R; r++)
-        for (int c = 0; c < cd->C; c++) {
-            int64_t b = slp_shard_solver_bytes(cd->row_off[r + 1] - cd->row_off[r],
-                                               cd->col_off[c + 1] - cd->col_off[c],
-                                               cd->nnz[(int64_t)r * cd->C + c], 0,
-                                               SLP_COPIES_AUTO);
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++) {
+            int64_t b = slp_shard_solver_bytes(row_off[r + 1] - row_off[r],
+                                               col_off[c + 1] - col_off[c],
+                                               block_nnz[(int64_t)r * C + c], 0, copies);
             worst = b > worst ? b : worst;
         }
     return worst;
+}
+
+static int64_t cand_solver_bytes(const cand_t *cd)
+{
+    return slp_shard_grid_solver_bytes(cd->R, cd->C, cd->row_off, cd->col_off, cd->nnz,
+                                       SLP_COPIES_AUTO);
 }
 
 static void cand_free(cand_t *cd)
