@@ -101,10 +101,7 @@ int64_t slp_shard_solver_bytes(int64_t m_loc, int64_t n_loc, int64_t nnz_rc, int
     int64_t presolve = a + block_vectors + 51 * n_loc + 110 * m_loc;
     int64_t longer = m_loc > n_loc ? m_loc : n_loc, shorter = m_loc > n_loc ? n_loc : m_loc;
     int64_t scaling = a + at + block_vectors + 8 * (longer + 5 * shorter) + fixing_copy;
-    slp_block_layout layout = rows_only                  ? SLP_BLOCK_ROWS
-                              : copies == SLP_COPIES_TWO ? SLP_BLOCK_BOTH
-                              : copies == SLP_COPIES_ONE ? slp_cpu_block_one_copy(m_loc, n_loc)
-                                  : slp_cpu_block_layout_for(m_loc, n_loc, nnz_rc, 1);
+    slp_block_layout layout = slp_cpu_block_layout_asked(copies, m_loc, n_loc, nnz_rc, 1);
     int64_t ptr = nnz_rc <= (int64_t)UINT32_MAX ? 4 : 8; /* the block's line pointers */
     int64_t a_kept = 12 * nnz_rc + ptr * (m_loc + 1), at_kept = 12 * nnz_rc + ptr * (n_loc + 1);
     int64_t kept = layout == SLP_BLOCK_BOTH  ? a_kept + at_kept

@@ -136,11 +136,8 @@ static double cpu_vec_dot(slp_backend_t *be, const double *x, const double *y, i
 static slp_err cpu_block_create(slp_backend_t *be, slp_csr_t *a, slp_csr_t *at,
                                 const slp_block_options_t *opt, slp_block_t **out)
 {
-    slp_block_layout layout = opt->copies == SLP_COPIES_TWO    ? SLP_BLOCK_BOTH
-                              : opt->copies == SLP_COPIES_ROWS ? SLP_BLOCK_ROWS
-                              : opt->copies == SLP_COPIES_ONE
-                                  ? slp_cpu_block_one_copy(a->rows, a->cols)
-                                  : SLP_BLOCK_AUTO;
+    slp_block_layout layout =
+        slp_cpu_block_layout_asked(opt->copies, a->rows, a->cols, a->nnz, be->parts);
     return slp_cpu_block_create(a, at, layout, be->parts, opt, out);
 }
 

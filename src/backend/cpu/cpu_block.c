@@ -142,6 +142,15 @@ slp_block_layout slp_cpu_block_one_copy(int64_t rows, int64_t cols)
     return rows <= cols ? SLP_BLOCK_COLS : SLP_BLOCK_ROWS;
 }
 
+slp_block_layout slp_cpu_block_layout_asked(int copies, int64_t rows, int64_t cols, int64_t nnz,
+                                            int threads)
+{
+    return copies == SLP_COPIES_TWO    ? SLP_BLOCK_BOTH
+           : copies == SLP_COPIES_ROWS ? SLP_BLOCK_ROWS
+           : copies == SLP_COPIES_ONE  ? slp_cpu_block_one_copy(rows, cols)
+                                       : slp_cpu_block_layout_for(rows, cols, nnz, threads);
+}
+
 /* Split points of the lines of c into `parts` ranges of about equal nonzeros. */
 static slp_err balanced_split(block_copy_t *c, int parts)
 {

@@ -16,6 +16,10 @@ typedef enum { SLP_BLOCK_AUTO = -1, SLP_BLOCK_BOTH = 0, SLP_BLOCK_COLS = 1, SLP_
 slp_block_layout slp_cpu_block_layout_for(int64_t rows, int64_t cols, int64_t nnz, int threads);
 /* The one copy for a rows x cols block: the one whose lines are the long side. */
 slp_block_layout slp_cpu_block_one_copy(int64_t rows, int64_t cols);
+/* The layout --block-copies asks for (copies: slp_block_copies): both copies, A_rc alone
+ * (rows), the one copy of the long side (one), or the automatic choice for `threads`. */
+slp_block_layout slp_cpu_block_layout_asked(int copies, int64_t rows, int64_t cols, int64_t nnz,
+                                            int threads);
 
 /* Takes over the arrays of a and at (at may be NULL: transposed here when needed);
  * both are left empty. The products' work is cut for `parts` threads (the most that
